@@ -1,0 +1,1 @@
+"""Pure rules engines for the Tilehost games (standard library only)."""

@@ -1,0 +1,63 @@
+"""Computer players that play any registered game through the protocol alone.
+
+:class:`GreedyPlayer` takes the move with the best immediate gain for the mover
+(:meth:`games.core.Game.move_gain`), breaking ties with its own seeded generator.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from games.core import Game
+from games.errors import GameError
+
+LEVELS = ("greedy",)
+"""The computer levels a seat can be filled with."""
+
+
+@dataclass
+class GreedyPlayer:
+    """Best immediate gain; equal gains are broken at random (seeded)."""
+
+    seed: int = 0
+    rng: random.Random = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.rng = random.Random(self.seed)
+
+    def choose(self, game: Game[Any, Any], state: Any) -> Any:
+        """The move to play in ``state`` (the seat to act is the mover)."""
+        moves = game.legal_moves(state)
+        if not moves:
+            raise GameError("There is no legal move to choose from.")
+        gains = [game.move_gain(state, move) for move in moves]
+        best = max(gains)
+        candidates = [move for move, gain in zip(moves, gains, strict=True) if gain >= best - 1e-9]
+        return candidates[self.rng.randrange(len(candidates))]
+
+
+@dataclass
+class RandomPlayer:
+    """A uniformly random legal move (seeded): for tests and benchmarks."""
+
+    seed: int = 0
+    rng: random.Random = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.rng = random.Random(self.seed)
+
+    def choose(self, game: Game[Any, Any], state: Any) -> Any:
+        """A random legal move."""
+        moves = game.legal_moves(state)
+        if not moves:
+            raise GameError("There is no legal move to choose from.")
+        return moves[self.rng.randrange(len(moves))]
+
+
+def player_for(level: str, seed: int = 0) -> GreedyPlayer | RandomPlayer:
+    """The computer player of ``level`` (``greedy`` or ``random``)."""
+    if level == "random":
+        return RandomPlayer(seed)
+    return GreedyPlayer(seed)

@@ -1,0 +1,74 @@
+"""The registry of games: one protocol object per game, found by name or alias."""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from games.core import Game
+from games.errors import UnknownGameError
+
+GAME_MODULES = ("geominos", "triominos", "geronimos", "puzzominos", "tileup")
+"""The shipped games, by package name under ``games``; each exposes ``GAME``."""
+
+_games: dict[str, Game[Any, Any]] = {}
+_aliases: dict[str, str] = {}
+_loaded = False
+
+
+def register(game: Game[Any, Any]) -> Game[Any, Any]:
+    """Register ``game`` under its name and aliases (re-registering a name replaces it)."""
+    _games[game.name] = game
+    _aliases[game.name] = game.name
+    for alias in game.aliases:
+        _aliases[alias.lower()] = game.name
+    return game
+
+
+def unregister(name: str) -> None:
+    """Remove a game (tests register throwaway games and clean up after themselves)."""
+    game = _games.pop(name, None)
+    if game is None:
+        return
+    for alias, target in list(_aliases.items()):
+        if target == name:
+            del _aliases[alias]
+
+
+def _load_builtin() -> None:
+    global _loaded
+    if _loaded:
+        return
+    _loaded = True
+    for module in GAME_MODULES:
+        try:
+            package = importlib.import_module(f"games.{module}")
+        except ModuleNotFoundError as error:
+            if error.name == f"games.{module}":
+                continue  # not built yet
+            raise
+        game = getattr(package, "GAME", None)
+        if game is not None:
+            register(game)
+
+
+def get(name: str) -> Game[Any, Any]:
+    """The game called ``name`` (or an alias, any case); raises :class:`UnknownGameError`."""
+    _load_builtin()
+    key = _aliases.get(name.strip().lower())
+    if key is None:
+        known = ", ".join(sorted(_games)) or "none"
+        raise UnknownGameError(f"There is no game called {name!r}. The games are: {known}.")
+    return _games[key]
+
+
+def all_games() -> list[Game[Any, Any]]:
+    """Every registered game, shipped games first in their fixed order."""
+    _load_builtin()
+    order = {name: index for index, name in enumerate(GAME_MODULES)}
+    return sorted(_games.values(), key=lambda game: (order.get(game.name, len(order)), game.name))
+
+
+def names() -> list[str]:
+    """The names of every registered game."""
+    return [game.name for game in all_games()]
