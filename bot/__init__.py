@@ -1,0 +1,1 @@
+"""The Tilehost runtime: settings, storage, sessions, turn clock, the Discord client."""

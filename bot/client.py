@@ -1,0 +1,99 @@
+"""The Discord client: opens storage, loads the cogs, restores every game, syncs commands."""
+
+from __future__ import annotations
+
+import importlib.util
+import logging
+from collections.abc import Callable, Sequence
+
+import discord
+from discord.ext import commands
+
+from bot.sessions import SessionService
+from bot.settings import Settings
+from bot.storage import Storage
+from bot.ui import TablePoster, TableButton
+
+log = logging.getLogger(__name__)
+
+GAME_COGS = ("geominos", "triominos", "geronimos", "puzzominos", "tileup")
+BASE_EXTENSIONS = ("cogs.lobby",)
+
+
+def default_extensions() -> tuple[str, ...]:
+    """The lobby cog and every game cog that exists."""
+    games = tuple(f"cogs.{name}" for name in GAME_COGS if importlib.util.find_spec(f"cogs.{name}") is not None)
+    return BASE_EXTENSIONS + games
+
+
+def virtual_now() -> float:
+    """Now as unix seconds, from discord.py's clock (which tests can move)."""
+    return discord.utils.utcnow().timestamp()
+
+
+class TilehostBot(commands.Bot):
+    """The Tilehost bot. Everything stateful is created in :meth:`setup_hook`."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        extensions: Sequence[str] | None = None,
+        seed_source: Callable[[], int] | None = None,
+    ) -> None:
+        intents = discord.Intents.default()
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None)
+        self.settings = settings
+        self.extension_names = tuple(extensions) if extensions is not None else default_extensions()
+        self._seed_source = seed_source
+        self.storage: Storage
+        self.service: SessionService
+        self.poster = TablePoster(self)
+        self._restored = False
+
+    @property
+    def game_names(self) -> list[str]:
+        """The games this bot has a cog for, by command name."""
+        return [cog.game_name for cog in self.cogs.values() if hasattr(cog, "game_name")]
+
+    async def setup_hook(self) -> None:
+        self.storage = await Storage.open(self.settings.db_path)
+        self.service = SessionService(
+            self.storage,
+            now=virtual_now,
+            default_turn_seconds=self.settings.turn_seconds,
+            seed_source=self._seed_source,
+        )
+        self.service.subscribe(self.poster.on_update)
+        for name in self.extension_names:
+            await self.load_extension(name)
+        self.add_dynamic_items(TableButton)
+        restored = await self.service.restore()
+        log.info("restored %d games", len(restored))
+        await self._sync_commands()
+
+    async def _sync_commands(self) -> None:
+        if self.settings.dev_guild_id:
+            guild = discord.Object(id=self.settings.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+        else:
+            synced = await self.tree.sync()
+        log.info("synced %d application commands", len(synced))
+
+    async def on_ready(self) -> None:
+        log.info("logged in as %s (%s)", self.user, getattr(self.user, "id", "?"))
+
+    async def close(self) -> None:
+        service = getattr(self, "service", None)
+        if service is not None:
+            await service.close()
+        storage = getattr(self, "storage", None)
+        if storage is not None:
+            await storage.close()
+        await super().close()
+
+
+def create_bot(settings: Settings, **kwargs: object) -> TilehostBot:
+    """Build the bot (the SimCord tests build it the same way)."""
+    return TilehostBot(settings, **kwargs)  # type: ignore[arg-type]

@@ -1,0 +1,475 @@
+"""All SQL of Tilehost: SQLite through aiosqlite (WAL, foreign keys, busy timeout, migrations).
+
+Every method takes and returns plain values (ints, strings, dataclasses), never discord objects.
+One connection is shared; a lock serialises its use so that a transaction is never interleaved
+with another coroutine's statements.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+ACTIVE = ("lobby", "playing")
+
+
+class StorageError(Exception):
+    """A write could not be made (the stored game is unchanged)."""
+
+
+class ActiveGameExists(StorageError):
+    """The channel already has an active game of that kind."""
+
+
+class StaleMove(StorageError):
+    """The game moved on since the move was made (another ply was stored first)."""
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    """A seat at a table: a person (user_id) or a computer (ai_level)."""
+
+    seat: int
+    user_id: int | None
+    name: str
+    ai_level: str | None = None
+
+    @property
+    def is_computer(self) -> bool:
+        """True for a computer player."""
+        return self.ai_level is not None
+
+
+@dataclass(frozen=True)
+class GameRow:
+    """One stored game (a session's header and where it stands)."""
+
+    id: int
+    game: str
+    guild_id: int | None
+    channel_id: int
+    host_id: int
+    status: str
+    options: dict[str, Any]
+    seed: int
+    deal: Any
+    turn_seconds: int
+    ply: int
+    snapshot: dict[str, Any] | None
+    deadline: float | None
+    reminder_at: float | None
+    outcome: dict[str, Any] | None
+    message_id: int | None
+    created_at: float
+    updated_at: float
+    finished_at: float | None
+
+
+@dataclass(frozen=True)
+class MoveRow:
+    """One stored record line."""
+
+    ply: int
+    seat: int
+    notation: str
+    user_id: int | None
+    created_at: float
+
+
+@dataclass(frozen=True)
+class ResultRow:
+    """One seat's result in a finished game."""
+
+    seat: int
+    user_id: int | None
+    ai_level: str | None
+    rank: int
+    score: int
+    forfeited: bool
+    won: bool
+    draw: bool
+
+
+@dataclass(frozen=True)
+class Finish:
+    """What is written with the last move of a game."""
+
+    outcome: dict[str, Any]
+    results: Sequence[ResultRow]
+
+
+@dataclass(frozen=True)
+class Clock:
+    """The turn clock of a game after a move."""
+
+    deadline: float | None = None
+    reminder_at: float | None = None
+
+
+_GAME_COLUMNS = (
+    "id, game, guild_id, channel_id, host_id, status, options, seed, deal, turn_seconds, ply, "
+    "snapshot, deadline, reminder_at, outcome, message_id, created_at, updated_at, finished_at"
+)
+
+
+def _game_row(row: Sequence[Any]) -> GameRow:
+    return GameRow(
+        id=row[0],
+        game=row[1],
+        guild_id=row[2],
+        channel_id=row[3],
+        host_id=row[4],
+        status=row[5],
+        options=json.loads(row[6]),
+        seed=row[7],
+        deal=json.loads(row[8]) if row[8] is not None else None,
+        turn_seconds=row[9],
+        ply=row[10],
+        snapshot=json.loads(row[11]) if row[11] is not None else None,
+        deadline=row[12],
+        reminder_at=row[13],
+        outcome=json.loads(row[14]) if row[14] is not None else None,
+        message_id=row[15],
+        created_at=row[16],
+        updated_at=row[17],
+        finished_at=row[18],
+    )
+
+
+def _migrations() -> list[tuple[int, str, str]]:
+    """``(number, name, sql)`` of every migration file, in order."""
+    folder = resources.files("bot") / "migrations"
+    found = []
+    for entry in folder.iterdir():
+        name = entry.name
+        if name.endswith(".sql") and name[:4].isdigit():
+            found.append((int(name[:4]), name, entry.read_text(encoding="utf-8")))
+    return sorted(found)
+
+
+class Storage:
+    """The database. Open with :meth:`open`; close with :meth:`close`."""
+
+    def __init__(self, connection: aiosqlite.Connection) -> None:
+        self._db = connection
+        self._lock = asyncio.Lock()
+
+    # -- lifecycle -----------------------------------------------------------------------
+
+    @classmethod
+    async def open(cls, path: str | Path) -> Storage:
+        """Open (creating if needed) the database at ``path`` and apply migrations."""
+        if str(path) != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        connection = await aiosqlite.connect(str(path), isolation_level=None)
+        storage = cls(connection)
+        await _exec(connection, "PRAGMA journal_mode = WAL")
+        await _exec(connection, "PRAGMA foreign_keys = ON")
+        await _exec(connection, "PRAGMA busy_timeout = 5000")
+        await _exec(connection, "PRAGMA synchronous = NORMAL")
+        await storage.migrate()
+        return storage
+
+    async def close(self) -> None:
+        """Close the connection (waits for a running statement)."""
+        async with self._lock:
+            await self._db.close()
+
+    @asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        async with self._lock:
+            await _exec(self._db, "BEGIN IMMEDIATE")
+            try:
+                yield self._db
+            except BaseException:
+                await _exec(self._db, "ROLLBACK")
+                raise
+            else:
+                await _exec(self._db, "COMMIT")
+
+    async def _fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        async with self._lock, self._db.execute(sql, params) as cursor:
+            return list(await cursor.fetchall())
+
+    async def _fetchone(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        async with self._lock, self._db.execute(sql, params) as cursor:
+            return await cursor.fetchone()
+
+    async def migrate(self) -> list[str]:
+        """Apply the migrations not applied yet, each in its own transaction."""
+        async with self._lock:
+            await _exec(self._db, 
+                "CREATE TABLE IF NOT EXISTS schema_migrations (number INTEGER PRIMARY KEY, name TEXT NOT NULL)"
+            )
+            async with self._db.execute("SELECT number FROM schema_migrations") as cursor:
+                done = {row[0] for row in await cursor.fetchall()}
+        applied = []
+        for number, name, sql in _migrations():
+            if number in done:
+                continue
+            async with self._transaction() as db:
+                for statement in _statements(sql):
+                    await _exec(db, statement)
+                await _exec(db, "INSERT INTO schema_migrations (number, name) VALUES (?, ?)", (number, name))
+            applied.append(name)
+        return applied
+
+    # -- games and seats -----------------------------------------------------------------
+
+    async def create_game(
+        self,
+        *,
+        game: str,
+        guild_id: int | None,
+        channel_id: int,
+        host: SeatRow,
+        options: dict[str, Any],
+        seed: int,
+        deal: Any,
+        turn_seconds: int,
+        now: float,
+    ) -> int:
+        """Store a new lobby with its host in seat 0; raises :class:`ActiveGameExists`."""
+        try:
+            async with self._transaction() as db:
+                cursor = await _exec(db, 
+                    "INSERT INTO games (game, guild_id, channel_id, host_id, status, options, seed, deal, "
+                    "turn_seconds, created_at, updated_at) VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?)",
+                    (
+                        game,
+                        guild_id,
+                        channel_id,
+                        host.user_id,
+                        json.dumps(options, sort_keys=True),
+                        seed,
+                        json.dumps(deal) if deal is not None else None,
+                        turn_seconds,
+                        now,
+                        now,
+                    ),
+                )
+                game_id = cursor.lastrowid
+                assert game_id is not None
+                await self._insert_seat(db, game_id, host)
+        except sqlite3.IntegrityError as error:
+            raise ActiveGameExists(str(error)) from error
+        return game_id
+
+    @staticmethod
+    async def _insert_seat(db: aiosqlite.Connection, game_id: int, seat: SeatRow) -> None:
+        await _exec(db, 
+            "INSERT INTO seats (game_id, seat, user_id, name, ai_level) VALUES (?, ?, ?, ?, ?)",
+            (game_id, seat.seat, seat.user_id, seat.name, seat.ai_level),
+        )
+
+    async def add_seat(self, game_id: int, seat: SeatRow) -> None:
+        """Add a seat to a lobby."""
+        async with self._transaction() as db:
+            await self._insert_seat(db, game_id, seat)
+            await _exec(db, "UPDATE games SET updated_at = updated_at WHERE id = ?", (game_id,))
+
+    async def replace_seats(self, game_id: int, seats: Sequence[SeatRow]) -> None:
+        """Replace every seat of a lobby (after someone leaves, seats are renumbered)."""
+        async with self._transaction() as db:
+            await _exec(db, "DELETE FROM seats WHERE game_id = ?", (game_id,))
+            for seat in seats:
+                await self._insert_seat(db, game_id, seat)
+
+    async def start_game(
+        self, game_id: int, seats: Sequence[SeatRow], snapshot: dict[str, Any], clock: Clock, now: float
+    ) -> None:
+        """Move a lobby to ``playing`` with its final seat order."""
+        async with self._transaction() as db:
+            await _exec(db, "DELETE FROM seats WHERE game_id = ?", (game_id,))
+            for seat in seats:
+                await self._insert_seat(db, game_id, seat)
+            cursor = await _exec(db, 
+                "UPDATE games SET status = 'playing', snapshot = ?, deadline = ?, reminder_at = ?, "
+                "updated_at = ? WHERE id = ? AND status = 'lobby'",
+                (json.dumps(snapshot), clock.deadline, clock.reminder_at, now, game_id),
+            )
+            if cursor.rowcount != 1:
+                raise StaleMove("the game is no longer in its lobby")
+
+    async def game(self, game_id: int) -> GameRow | None:
+        """The game with that id."""
+        row = await self._fetchone(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
+        return _game_row(row) if row else None
+
+    async def active_game(self, channel_id: int, game: str) -> GameRow | None:
+        """The lobby or running game of that kind in that channel."""
+        row = await self._fetchone(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = ? AND game = ? "
+            "AND status IN ('lobby', 'playing')",
+            (channel_id, game),
+        )
+        return _game_row(row) if row else None
+
+    async def active_games(self, channel_id: int | None = None) -> list[GameRow]:
+        """Every lobby and running game (of one channel, or all)."""
+        if channel_id is None:
+            rows = await self._fetchall(
+                f"SELECT {_GAME_COLUMNS} FROM games WHERE status IN ('lobby', 'playing') ORDER BY id"
+            )
+        else:
+            rows = await self._fetchall(
+                f"SELECT {_GAME_COLUMNS} FROM games WHERE status IN ('lobby', 'playing') "
+                "AND channel_id = ? ORDER BY id",
+                (channel_id,),
+            )
+        return [_game_row(row) for row in rows]
+
+    async def seats(self, game_id: int) -> list[SeatRow]:
+        """The seats of a game in seat order."""
+        rows = await self._fetchall(
+            "SELECT seat, user_id, name, ai_level FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
+        )
+        return [SeatRow(*row) for row in rows]
+
+    async def moves(self, game_id: int) -> list[MoveRow]:
+        """The record lines of a game in order."""
+        rows = await self._fetchall(
+            "SELECT ply, seat, notation, user_id, created_at FROM moves WHERE game_id = ? ORDER BY ply",
+            (game_id,),
+        )
+        return [MoveRow(*row) for row in rows]
+
+    async def count_rows(self, table: str, game_id: int) -> int:
+        """How many rows of ``table`` belong to a game (for tests and diagnostics)."""
+        if table not in {"moves", "seats", "results"}:
+            raise ValueError(table)
+        row = await self._fetchone(f"SELECT COUNT(*) FROM {table} WHERE game_id = ?", (game_id,))
+        return int(row[0])
+
+    # -- play ----------------------------------------------------------------------------
+
+    async def record_move(
+        self,
+        game_id: int,
+        *,
+        ply: int,
+        seat: int,
+        notation: str,
+        user_id: int | None,
+        snapshot: dict[str, Any],
+        clock: Clock,
+        now: float,
+        finish: Finish | None = None,
+    ) -> None:
+        """Store record line ``ply`` with the new snapshot and clock in one transaction.
+
+        Raises :class:`StaleMove` (nothing written) when the stored game is not at ``ply - 1``.
+        """
+        async with self._transaction() as db:
+            cursor = await _exec(db, 
+                "UPDATE games SET ply = ?, snapshot = ?, deadline = ?, reminder_at = ?, updated_at = ? "
+                "WHERE id = ? AND ply = ? AND status = 'playing'",
+                (ply, json.dumps(snapshot), clock.deadline, clock.reminder_at, now, game_id, ply - 1),
+            )
+            if cursor.rowcount != 1:
+                raise StaleMove(f"game {game_id} is not at ply {ply - 1}")
+            await _exec(db, 
+                "INSERT INTO moves (game_id, ply, seat, notation, user_id, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+                (game_id, ply, seat, notation, user_id, now),
+            )
+            if finish is not None:
+                await self._write_finish(db, game_id, finish, now)
+
+    async def _write_finish(self, db: aiosqlite.Connection, game_id: int, finish: Finish, now: float) -> None:
+        await _exec(db, 
+            "UPDATE games SET status = 'finished', outcome = ?, deadline = NULL, reminder_at = NULL, "
+            "finished_at = ? WHERE id = ?",
+            (json.dumps(finish.outcome), now, game_id),
+        )
+        async with db.execute("SELECT game, guild_id FROM games WHERE id = ?", (game_id,)) as cursor:
+            game, guild_id = await cursor.fetchone()  # type: ignore[misc]
+        for result in finish.results:
+            await _exec(db, 
+                "INSERT INTO results (game_id, seat, user_id, ai_level, game, guild_id, rank, score, "
+                "forfeited, won, draw, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    game_id,
+                    result.seat,
+                    result.user_id,
+                    result.ai_level,
+                    game,
+                    guild_id,
+                    result.rank,
+                    result.score,
+                    int(result.forfeited),
+                    int(result.won),
+                    int(result.draw),
+                    now,
+                ),
+            )
+
+    async def set_clock(self, game_id: int, clock: Clock) -> None:
+        """Change the pending deadline and reminder of a game."""
+        async with self._transaction() as db:
+            await _exec(db, 
+                "UPDATE games SET deadline = ?, reminder_at = ? WHERE id = ?",
+                (clock.deadline, clock.reminder_at, game_id),
+            )
+
+    async def set_message(self, game_id: int, message_id: int) -> None:
+        """Remember the last board message of a game (for history links)."""
+        async with self._transaction() as db:
+            await _exec(db, "UPDATE games SET message_id = ? WHERE id = ?", (message_id, game_id))
+
+    async def abort(self, game_id: int, now: float) -> bool:
+        """Abort a lobby or running game; False when it was not active."""
+        async with self._transaction() as db:
+            cursor = await _exec(db, 
+                "UPDATE games SET status = 'aborted', deadline = NULL, reminder_at = NULL, finished_at = ?, "
+                "updated_at = ? WHERE id = ? AND status IN ('lobby', 'playing')",
+                (now, now, game_id),
+            )
+            return cursor.rowcount == 1
+
+    # -- user settings -------------------------------------------------------------------
+
+    async def dm_reminders(self, user_id: int) -> bool:
+        """Whether the user asked for reminders by direct message."""
+        row = await self._fetchone("SELECT dm_reminders FROM user_settings WHERE user_id = ?", (user_id,))
+        return bool(row and row[0])
+
+    async def set_dm_reminders(self, user_id: int, enabled: bool) -> None:
+        """Turn reminders by direct message on or off for a user."""
+        async with self._transaction() as db:
+            await _exec(db, 
+                "INSERT INTO user_settings (user_id, dm_reminders) VALUES (?, ?) "
+                "ON CONFLICT (user_id) DO UPDATE SET dm_reminders = excluded.dm_reminders",
+                (user_id, int(enabled)),
+            )
+
+
+async def _exec(db: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()) -> aiosqlite.Cursor:
+    """Run one statement and close its cursor (an open cursor would block COMMIT)."""
+    cursor = await db.execute(sql, params)
+    await cursor.close()
+    return cursor
+
+
+def _statements(sql: str) -> list[str]:
+    """Split a migration file into complete statements (comments may hold semicolons)."""
+    statements: list[str] = []
+    buffer = ""
+    for line in sql.splitlines(keepends=True):
+        buffer += line
+        if sqlite3.complete_statement(buffer):
+            statements.append(buffer.strip())
+            buffer = ""
+    if buffer.strip() and not all(
+        part.strip().startswith("--") or not part.strip() for part in buffer.splitlines()
+    ):
+        raise ValueError(f"incomplete SQL statement at the end of a migration: {buffer.strip()[:60]!r}")
+    return statements

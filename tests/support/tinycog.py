@@ -1,0 +1,38 @@
+"""The cog of the test-only Tiny Tiles game: as thin as a real game cog."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+
+from cogs.base import GameCog
+from games import registry
+from rendering import registry as renderers
+from tests.support import tinygame, tinyrender
+
+if TYPE_CHECKING:
+    from bot.client import TilehostBot
+
+registry.register(tinygame.GAME)
+renderers.register("tiny", tinyrender)  # type: ignore[arg-type]
+
+
+class TinyCog(GameCog, group_name="tiny", group_description="Tiny Tiles (a test game)"):
+    game_name = "tiny"
+
+    @app_commands.command(description="Open a Tiny Tiles lobby.")
+    async def new(
+        self, interaction: discord.Interaction, hand: app_commands.Range[int, 1, 4] | None = None,
+        clock_hours: app_commands.Range[int, 0, 168] | None = None,
+    ) -> None:
+        await self.open_lobby(interaction, {"hand": hand}, clock_hours)
+
+    @app_commands.command(description="Draw a tile.")
+    async def draw(self, interaction: discord.Interaction) -> None:
+        await self.act(interaction, "draw")
+
+
+async def setup(bot: TilehostBot) -> None:
+    await bot.add_cog(TinyCog(bot))
