@@ -14,6 +14,7 @@ GAME_MODULES = ("geominos", "triominos", "geronimos", "puzzominos", "tileup")
 _games: dict[str, Game[Any, Any]] = {}
 _aliases: dict[str, str] = {}
 _loaded = False
+_shipped: list[str] = []
 
 
 def register(game: Game[Any, Any]) -> Game[Any, Any]:
@@ -50,6 +51,7 @@ def _load_builtin() -> None:
         game = getattr(package, "GAME", None)
         if game is not None:
             register(game)
+            _shipped.append(game.name)
 
 
 def get(name: str) -> Game[Any, Any]:
@@ -72,3 +74,9 @@ def all_games() -> list[Game[Any, Any]]:
 def names() -> list[str]:
     """The names of every registered game."""
     return [game.name for game in all_games()]
+
+
+def shipped_names() -> list[str]:
+    """The names of the games that ship with Tilehost (not those registered by tests)."""
+    _load_builtin()
+    return list(_shipped)

@@ -1,0 +1,204 @@
+"""``python -m games``: list the games, replay a record, self-play, play in the terminal, solve.
+
+python -m games list
+python -m games replay FILE [--json]
+python -m games selfplay GAME --players N --seed S [--level greedy|random] [--json]
+python -m games play GAME [--players N] [--seed S] [--computer SEAT ...]
+python -m games solve puzzominos TARGET [--count] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+from games import ai, records, registry
+from games.core import Game
+from games.errors import GameError
+
+MAX_PLIES = 100_000
+
+
+def cmd_list(_: argparse.Namespace) -> int:
+    """Print the registered games as JSON."""
+    listing = [
+        {
+            "name": game.name,
+            "title": game.title,
+            "aliases": list(game.aliases),
+            "min_players": game.min_players,
+            "max_players": game.max_players,
+            "options": game.Options().to_dict(),
+            "lower_is_better": game.lower_is_better,
+        }
+        for game in registry.all_games()
+    ]
+    print(json.dumps(listing, indent=2))
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    """Replay a record file and print its final scores and outcome."""
+    record = records.Record.from_text(Path(args.file).read_text(encoding="utf-8"))
+    summary = records.summary(record)
+    if args.json:
+        print(json.dumps(summary, indent=2))
+    else:
+        print(_summary_text(summary))
+    return 0
+
+
+def _summary_text(summary: dict[str, Any]) -> str:
+    lines = [f"{summary['game']}: {summary['moves']} moves"]
+    for name, score in zip(summary["players"], summary["scores"], strict=True):
+        lines.append(f"  {name}: {score}")
+    outcome = summary["outcome"]
+    if outcome:
+        winners = ", ".join(summary["players"][seat] for seat in outcome["winners"])
+        lines.append(f"  {'draw' if outcome['draw'] else 'winner'}: {winners} ({outcome['reason']})")
+    else:
+        lines.append("  (not finished)")
+    return "\n".join(lines)
+
+
+def selfplay(game: Game[Any, Any], players: int, seed: int, level: str = "greedy") -> records.Record:
+    """A whole game between computer players, as a record."""
+    options = game.Options()
+    state = game.new(players, options, seed=seed)
+    record = records.new_record(game, [f"{level}-{i + 1}" for i in range(players)], options.to_dict(), seed)
+    computers = [ai.player_for(level, seed * 31 + seat) for seat in range(players)]
+    for _ in range(MAX_PLIES):
+        seat = game.to_act(state)
+        if seat is None:
+            return record
+        move = computers[seat].choose(game, state)
+        record = record.with_move(seat, game.format_move(state, move))
+        state, _ = game.apply(state, move)
+    raise GameError(f"{game.name}: self-play did not end after {MAX_PLIES} moves")
+
+
+def cmd_selfplay(args: argparse.Namespace) -> int:
+    """Play a whole game between computers; print the record, scores and outcome."""
+    game = registry.get(args.game)
+    if not game.min_players <= args.players <= game.max_players:
+        raise GameError(
+            f"{game.title} is for {game.min_players}-{game.max_players} players, not {args.players}."
+        )
+    record = selfplay(game, args.players, args.seed, args.level)
+    summary = records.summary(record)
+    if args.json:
+        print(json.dumps({**summary, "record": record.to_text()}, indent=2))
+    else:
+        print(record.to_text())
+        print(_summary_text(summary))
+    return 0
+
+
+def play_terminal(
+    game: Game[Any, Any],
+    players: int,
+    seed: int,
+    computers: set[int],
+    read: Callable[[str], str] = input,
+    out: TextIO = sys.stdout,
+) -> records.Record:
+    """Hot-seat play in the terminal; seats in ``computers`` are played by the greedy AI."""
+    options = game.Options()
+    state = game.new(players, options, seed=seed)
+    record = records.new_record(game, [f"seat {i + 1}" for i in range(players)], options.to_dict(), seed)
+    bots = {seat: ai.GreedyPlayer(seed + seat) for seat in computers}
+    while (seat := game.to_act(state)) is not None:
+        print(f"\nScores: {list(game.scores(state))}  {game.describe(state)}", file=out)
+        if seat in bots:
+            move = bots[seat].choose(game, state)
+            print(f"seat {seat + 1} (computer) plays {game.format_move(state, move)}", file=out)
+        else:
+            hand = game.hand(state, seat)
+            print(f"seat {seat + 1} to play; hand: {', '.join(hand) if hand else '-'}", file=out)
+            move = _ask_move(game, state, read, out)
+        record = record.with_move(seat, game.format_move(state, move))
+        state, events = game.apply(state, move)
+        for event in events:
+            print(f"  {event.text}", file=out)
+    outcome = game.outcome(state)
+    print(f"\nGame over: {outcome.to_dict() if outcome else '-'}", file=out)
+    return record
+
+
+def _ask_move(game: Game[Any, Any], state: Any, read: Callable[[str], str], out: TextIO) -> Any:
+    while True:
+        text = read("move (or 'moves' to list them)> ").strip()
+        if text == "moves":
+            ranked = game.rank_moves(state, game.legal_moves(state))[:25]
+            print("  " + "\n  ".join(game.move_label(state, m) for m in ranked), file=out)
+            continue
+        try:
+            return game.parse_move(state, text)
+        except GameError as error:
+            print(f"  {error}", file=out)
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    """Hot-seat play in the terminal."""
+    game = registry.get(args.game)
+    players = args.players or game.min_players
+    record = play_terminal(game, players, args.seed, set(args.computer or []))
+    print(record.to_text())
+    return 0
+
+
+def cmd_solve(args: argparse.Namespace) -> int:
+    """Solve a puzzle (Puzz-Ominos solitaire targets)."""
+    game = registry.get(args.game)
+    if game.name != "puzzominos":
+        raise GameError(f"Only Puzz-Ominos has puzzles to solve, not {game.title}.")
+    from games.puzzominos import solver
+
+    return solver.main_solve(args.rest)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The command-line interface."""
+    parser = argparse.ArgumentParser(prog="python -m games", description="Tilehost game engines.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    sub.add_parser("list", help="the registered games as JSON").set_defaults(func=cmd_list)
+    replay = sub.add_parser("replay", help="replay a record file")
+    replay.add_argument("file")
+    replay.add_argument("--json", action="store_true")
+    replay.set_defaults(func=cmd_replay)
+    play = sub.add_parser("selfplay", help="a whole game between computer players")
+    play.add_argument("game")
+    play.add_argument("--players", type=int, required=True)
+    play.add_argument("--seed", type=int, default=0)
+    play.add_argument("--level", choices=["greedy", "random"], default="greedy")
+    play.add_argument("--json", action="store_true")
+    play.set_defaults(func=cmd_selfplay)
+    hot = sub.add_parser("play", help="hot-seat play in the terminal")
+    hot.add_argument("game")
+    hot.add_argument("--players", type=int)
+    hot.add_argument("--seed", type=int, default=0)
+    hot.add_argument("--computer", type=int, action="append", help="a seat (0-based) played by the computer")
+    hot.set_defaults(func=cmd_play)
+    solve = sub.add_parser("solve", help="solve a puzzle: solve puzzominos TARGET [--count] [--json]")
+    solve.add_argument("game")
+    solve.add_argument("rest", nargs=argparse.REMAINDER)
+    solve.set_defaults(func=cmd_solve)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; game errors print a message and exit with 2."""
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.func(args))
+    except GameError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
