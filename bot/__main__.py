@@ -15,9 +15,7 @@ def main() -> int:
     except ConfigError as error:
         print(f"Tilehost cannot start: {error}", file=sys.stderr)
         return 2
-    logging.basicConfig(
-        level=settings.log_level, format="%(asctime)s %(levelname)-8s %(name)s: %(message)s"
-    )
+    logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)-8s %(name)s: %(message)s")
     from bot.client import create_bot
 
     bot = create_bot(settings)

@@ -12,7 +12,7 @@ from discord.ext import commands
 from bot.sessions import SessionService
 from bot.settings import Settings
 from bot.storage import Storage
-from bot.ui import TablePoster, TableButton
+from bot.ui import TableButton, TablePoster
 
 log = logging.getLogger(__name__)
 
@@ -22,7 +22,9 @@ BASE_EXTENSIONS = ("cogs.lobby",)
 
 def default_extensions() -> tuple[str, ...]:
     """The lobby cog and every game cog that exists."""
-    games = tuple(f"cogs.{name}" for name in GAME_COGS if importlib.util.find_spec(f"cogs.{name}") is not None)
+    games = tuple(
+        f"cogs.{name}" for name in GAME_COGS if importlib.util.find_spec(f"cogs.{name}") is not None
+    )
     return BASE_EXTENSIONS + games
 
 

@@ -7,6 +7,7 @@ sleep are injected, so tests (and SimCord's virtual time) control it.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -137,9 +138,7 @@ class TurnClock:
         self._closed = True
         if self._task is not None and not self._task.done():
             self._task.cancel()
-            try:
+            with contextlib.suppress(asyncio.CancelledError):
                 await self._task
-            except asyncio.CancelledError:
-                pass
         if self._running:
             await asyncio.gather(*self._running, return_exceptions=True)

@@ -11,7 +11,7 @@ import asyncio
 import logging
 import random
 import secrets
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -24,12 +24,11 @@ from bot.storage import (
     GameRow,
     ResultRow,
     SeatRow,
-    StaleMove,
     Storage,
 )
 from games import ai, records, registry
 from games.core import Event, Game, Outcome
-from games.errors import GameError, IllegalMoveError
+from games.errors import GameError
 from games.records import RESIGN, TIMEOUT, Record
 
 log = logging.getLogger(__name__)
@@ -316,7 +315,9 @@ class SessionService:
             order = list(session.seats)
             random.Random(session.row.seed).shuffle(order)
             seats = [SeatRow(i, s.user_id, s.name, s.ai_level) for i, s in enumerate(order)]
-            record = records.new_record(session.game, [s.name for s in seats], session.row.options, session.row.seed)
+            record = records.new_record(
+                session.game, [s.name for s in seats], session.row.options, session.row.seed
+            )
             _, state = records.start(record)
             lobby = (session.seats, session.row)
             session.seats, session.state, session.record = seats, state, record
@@ -501,7 +502,9 @@ class SessionService:
                 notation, caused = await self._computer_move(session, seat)
                 lines.append(notation)
                 events.extend(caused)
-            await self._publish(Update(session, "move", seat.seat, tuple(lines), tuple(events), by_computer=True))
+            await self._publish(
+                Update(session, "move", seat.seat, tuple(lines), tuple(events), by_computer=True)
+            )
         log.error("game %s: computers made %d moves in a row; stopping", session.id, MAX_COMPUTER_PLIES)
 
     async def _computer_move(self, session: Session, seat: SeatRow) -> tuple[str, tuple[Event, ...]]:
@@ -612,7 +615,9 @@ class SessionService:
         if session.to_act() != seat:
             raise errors.NotYourTurn("A hint is for your own turn; it is not your turn now.")
         state = session.state
-        move = await asyncio.to_thread(ai.GreedyPlayer(session.row.seed + session.ply).choose, session.game, state)
+        move = await asyncio.to_thread(
+            ai.GreedyPlayer(session.row.seed + session.ply).choose, session.game, state
+        )
         return str(session.game.format_move(state, move))
 
     def export(self, session: Session) -> str:
@@ -627,9 +632,9 @@ class SessionService:
         if row is None:
             raise errors.NoGameHere(f"There is no game #{game_id}.")
         seats = await self.storage.seats(game_id)
-        record = records.new_record(registry.get(row.game), [s.name for s in seats], row.options, row.seed, row.deal)
+        record = records.new_record(
+            registry.get(row.game), [s.name for s in seats], row.options, row.seed, row.deal
+        )
         for line in await self.storage.moves(game_id):
             record = record.with_move(line.seat, line.notation)
         return row, record
-
-

@@ -207,8 +207,10 @@ class Storage:
     async def migrate(self) -> list[str]:
         """Apply the migrations not applied yet, each in its own transaction."""
         async with self._lock:
-            await _exec(self._db, 
-                "CREATE TABLE IF NOT EXISTS schema_migrations (number INTEGER PRIMARY KEY, name TEXT NOT NULL)"
+            await _exec(
+                self._db,
+                "CREATE TABLE IF NOT EXISTS schema_migrations "
+                "(number INTEGER PRIMARY KEY, name TEXT NOT NULL)",
             )
             async with self._db.execute("SELECT number FROM schema_migrations") as cursor:
                 done = {row[0] for row in await cursor.fetchall()}
@@ -241,7 +243,8 @@ class Storage:
         """Store a new lobby with its host in seat 0; raises :class:`ActiveGameExists`."""
         try:
             async with self._transaction() as db:
-                cursor = await _exec(db, 
+                cursor = await _exec(
+                    db,
                     "INSERT INTO games (game, guild_id, channel_id, host_id, status, options, seed, deal, "
                     "turn_seconds, created_at, updated_at) VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?)",
                     (
@@ -266,7 +269,8 @@ class Storage:
 
     @staticmethod
     async def _insert_seat(db: aiosqlite.Connection, game_id: int, seat: SeatRow) -> None:
-        await _exec(db, 
+        await _exec(
+            db,
             "INSERT INTO seats (game_id, seat, user_id, name, ai_level) VALUES (?, ?, ?, ?, ?)",
             (game_id, seat.seat, seat.user_id, seat.name, seat.ai_level),
         )
@@ -292,7 +296,8 @@ class Storage:
             await _exec(db, "DELETE FROM seats WHERE game_id = ?", (game_id,))
             for seat in seats:
                 await self._insert_seat(db, game_id, seat)
-            cursor = await _exec(db, 
+            cursor = await _exec(
+                db,
                 "UPDATE games SET status = 'playing', snapshot = ?, deadline = ?, reminder_at = ?, "
                 "updated_at = ? WHERE id = ? AND status = 'lobby'",
                 (json.dumps(snapshot), clock.deadline, clock.reminder_at, now, game_id),
@@ -370,22 +375,26 @@ class Storage:
         Raises :class:`StaleMove` (nothing written) when the stored game is not at ``ply - 1``.
         """
         async with self._transaction() as db:
-            cursor = await _exec(db, 
+            cursor = await _exec(
+                db,
                 "UPDATE games SET ply = ?, snapshot = ?, deadline = ?, reminder_at = ?, updated_at = ? "
                 "WHERE id = ? AND ply = ? AND status = 'playing'",
                 (ply, json.dumps(snapshot), clock.deadline, clock.reminder_at, now, game_id, ply - 1),
             )
             if cursor.rowcount != 1:
                 raise StaleMove(f"game {game_id} is not at ply {ply - 1}")
-            await _exec(db, 
-                "INSERT INTO moves (game_id, ply, seat, notation, user_id, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+            await _exec(
+                db,
+                "INSERT INTO moves (game_id, ply, seat, notation, user_id, created_at) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
                 (game_id, ply, seat, notation, user_id, now),
             )
             if finish is not None:
                 await self._write_finish(db, game_id, finish, now)
 
     async def _write_finish(self, db: aiosqlite.Connection, game_id: int, finish: Finish, now: float) -> None:
-        await _exec(db, 
+        await _exec(
+            db,
             "UPDATE games SET status = 'finished', outcome = ?, deadline = NULL, reminder_at = NULL, "
             "finished_at = ? WHERE id = ?",
             (json.dumps(finish.outcome), now, game_id),
@@ -393,7 +402,8 @@ class Storage:
         async with db.execute("SELECT game, guild_id FROM games WHERE id = ?", (game_id,)) as cursor:
             game, guild_id = await cursor.fetchone()  # type: ignore[misc]
         for result in finish.results:
-            await _exec(db, 
+            await _exec(
+                db,
                 "INSERT INTO results (game_id, seat, user_id, ai_level, game, guild_id, rank, score, "
                 "forfeited, won, draw, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
@@ -415,7 +425,8 @@ class Storage:
     async def set_clock(self, game_id: int, clock: Clock) -> None:
         """Change the pending deadline and reminder of a game."""
         async with self._transaction() as db:
-            await _exec(db, 
+            await _exec(
+                db,
                 "UPDATE games SET deadline = ?, reminder_at = ? WHERE id = ?",
                 (clock.deadline, clock.reminder_at, game_id),
             )
@@ -428,7 +439,8 @@ class Storage:
     async def abort(self, game_id: int, now: float) -> bool:
         """Abort a lobby or running game; False when it was not active."""
         async with self._transaction() as db:
-            cursor = await _exec(db, 
+            cursor = await _exec(
+                db,
                 "UPDATE games SET status = 'aborted', deadline = NULL, reminder_at = NULL, finished_at = ?, "
                 "updated_at = ? WHERE id = ? AND status IN ('lobby', 'playing')",
                 (now, now, game_id),
@@ -445,7 +457,8 @@ class Storage:
     async def set_dm_reminders(self, user_id: int, enabled: bool) -> None:
         """Turn reminders by direct message on or off for a user."""
         async with self._transaction() as db:
-            await _exec(db, 
+            await _exec(
+                db,
                 "INSERT INTO user_settings (user_id, dm_reminders) VALUES (?, ?) "
                 "ON CONFLICT (user_id) DO UPDATE SET dm_reminders = excluded.dm_reminders",
                 (user_id, int(enabled)),

@@ -9,7 +9,7 @@ import asyncio
 import io
 import logging
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
 
@@ -142,7 +142,11 @@ def lobby_message(session: Session) -> str:
     seats = "\n".join(f"{i + 1}. {mention(session, i)}" for i in range(len(session.seats)))
     options = session.options.describe()
     clock = session.row.turn_seconds
-    timer = f"{clock // 3600} h a move" if clock >= 3600 else (f"{clock // 60} min a move" if clock else "no clock")
+    timer = (
+        f"{clock // 3600} h a move"
+        if clock >= 3600
+        else (f"{clock // 60} min a move" if clock else "no clock")
+    )
     return _clip(
         f"**{game.title}** lobby #{session.id} — host {mention(session, 0 if session.seats else None)}\n"
         f"Options: {options or 'defaults'} · turn clock: {timer}\n"
@@ -160,19 +164,26 @@ def _clip(text: str, limit: int = 2000) -> str:
 
 def _service(interaction: discord.Interaction) -> SessionService:
     client: Any = interaction.client
-    return client.service  # type: ignore[no-any-return]
+    return client.service
 
 
 def _display_name(user: discord.abc.User) -> str:
     return getattr(user, "display_name", None) or user.name
 
 
-class TableButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"th:(?P<verb>join|start|hand|cpu):(?P<id>\d+)"):
+class TableButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"th:(?P<verb>join|start|hand|cpu):(?P<id>\d+)"
+):
     """A button on a lobby or turn message; its custom id names the verb and the game, so it
     keeps working after a restart."""
 
-    LABELS = {"join": "Join", "start": "Start", "hand": "My tiles", "cpu": "Add computer"}
-    STYLES = {
+    LABELS: ClassVar[dict[str, str]] = {
+        "join": "Join",
+        "start": "Start",
+        "hand": "My tiles",
+        "cpu": "Add computer",
+    }
+    STYLES: ClassVar[dict[str, discord.ButtonStyle]] = {
         "join": discord.ButtonStyle.success,
         "start": discord.ButtonStyle.primary,
         "hand": discord.ButtonStyle.secondary,
@@ -272,7 +283,10 @@ async def post_start(interaction: discord.Interaction, service: SessionService, 
     channel = interaction.channel
     assert isinstance(channel, discord.abc.Messageable)
     message = await channel.send(
-        start_message(session), file=await board_file(session), view=turn_view(session), allowed_mentions=MENTION_USERS
+        start_message(session),
+        file=await board_file(session),
+        view=turn_view(session) or discord.utils.MISSING,
+        allowed_mentions=MENTION_USERS,
     )
     await service.storage.set_message(session.id, message.id)
     service.continue_game(session)
@@ -294,6 +308,13 @@ class TablePoster:
                 return None
         return channel if isinstance(channel, discord.abc.Messageable) else None
 
+    async def post(self, channel_id: int, content: str, **kwargs: Any) -> discord.Message | None:
+        """Send ``content`` in a channel; None when the channel is gone."""
+        channel = await self._channel(channel_id)
+        if channel is None:
+            return None
+        return await channel.send(content, allowed_mentions=MENTION_USERS, **kwargs)
+
     async def on_update(self, update: Update) -> None:
         """Post ``update`` in its game's channel."""
         session = update.session
@@ -304,7 +325,10 @@ class TablePoster:
             await self._remind(channel, session)
             return
         message = await channel.send(
-            turn_message(update), file=await board_file(session), view=turn_view(session), allowed_mentions=MENTION_USERS
+            turn_message(update),
+            file=await board_file(session),
+            view=turn_view(session) or discord.utils.MISSING,
+            allowed_mentions=MENTION_USERS,
         )
         await self.bot.service.storage.set_message(session.id, message.id)
 

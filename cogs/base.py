@@ -10,6 +10,8 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
@@ -30,6 +32,16 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 RULES_PICTURE_MOVES = 8
+
+
+@asynccontextmanager
+async def refusals(interaction: discord.Interaction) -> AsyncIterator[None]:
+    """Turn a refused request (a session or game error) into an ephemeral reply saying what was
+    wrong; nothing was stored. Other errors go on to the error handler."""
+    try:
+        yield
+    except (errors.SessionError, GameError) as error:
+        await ui.send_error(interaction, str(error))
 
 
 class MoveTransformer(app_commands.Transformer):
@@ -88,73 +100,93 @@ class GameCog(commands.GroupCog):
         self, interaction: discord.Interaction, options: dict[str, Any], clock_hours: int | None = None
     ) -> None:
         """Open a lobby with ``options`` (None values mean the default) and post it."""
-        assert interaction.channel_id is not None
-        chosen = {key: value for key, value in options.items() if value is not None}
-        turn_seconds = None if clock_hours is None else clock_hours * 3600
-        session = await self.service.create(
-            self.game_name,
-            guild_id=interaction.guild_id,
-            channel_id=interaction.channel_id,
-            user_id=interaction.user.id,
-            name=interaction.user.display_name,
-            options=chosen,
-            turn_seconds=turn_seconds,
-        )
-        await interaction.response.send_message(
-            ui.lobby_message(session), view=ui.lobby_view(session), allowed_mentions=ui.MENTION_USERS
-        )
+        async with refusals(interaction):
+            assert interaction.channel_id is not None
+            chosen = {key: value for key, value in options.items() if value is not None}
+            turn_seconds = None if clock_hours is None else clock_hours * 3600
+            session = await self.service.create(
+                self.game_name,
+                guild_id=interaction.guild_id,
+                channel_id=interaction.channel_id,
+                user_id=interaction.user.id,
+                name=interaction.user.display_name,
+                options=chosen,
+                turn_seconds=turn_seconds,
+            )
+            content, view = ui.lobby_message(session), ui.lobby_view(session)
+            try:
+                await interaction.response.send_message(content, view=view, allowed_mentions=ui.MENTION_USERS)
+            except discord.HTTPException:
+                log.warning("reply to a stored lobby %s failed; posting it in the channel", session.id)
+                await self.bot.poster.post(session.row.channel_id, content, view=view)
 
     @app_commands.command(description="Take a seat in this channel's lobby.")
     async def join(self, interaction: discord.Interaction) -> None:
-        assert interaction.channel_id is not None
-        session = await self.service.join(
-            interaction.channel_id, self.game_name, interaction.user.id, interaction.user.display_name
-        )
-        await interaction.response.send_message(ui.lobby_message(session), allowed_mentions=ui.MENTION_USERS)
+        async with refusals(interaction):
+            assert interaction.channel_id is not None
+            session = await self.service.join(
+                interaction.channel_id, self.game_name, interaction.user.id, interaction.user.display_name
+            )
+            await interaction.response.send_message(
+                ui.lobby_message(session), allowed_mentions=ui.MENTION_USERS
+            )
 
     @app_commands.command(description="Leave this channel's lobby (the host leaving closes it).")
     async def leave(self, interaction: discord.Interaction) -> None:
-        assert interaction.channel_id is not None
-        session = await self.service.leave(interaction.channel_id, self.game_name, interaction.user.id)
-        if session.status == "aborted":
-            await interaction.response.send_message(f"The host left; lobby #{session.id} is closed.")
-        else:
-            await interaction.response.send_message(ui.lobby_message(session), allowed_mentions=ui.MENTION_USERS)
+        async with refusals(interaction):
+            assert interaction.channel_id is not None
+            session = await self.service.leave(interaction.channel_id, self.game_name, interaction.user.id)
+            if session.status == "aborted":
+                await interaction.response.send_message(f"The host left; lobby #{session.id} is closed.")
+            else:
+                await interaction.response.send_message(
+                    ui.lobby_message(session), allowed_mentions=ui.MENTION_USERS
+                )
 
     @app_commands.command(description="Host only: fill the next seat with a computer player.")
     async def computer(self, interaction: discord.Interaction) -> None:
-        assert interaction.channel_id is not None
-        session = await self.service.add_computer(interaction.channel_id, self.game_name, interaction.user.id)
-        await interaction.response.send_message(ui.lobby_message(session), allowed_mentions=ui.MENTION_USERS)
+        async with refusals(interaction):
+            assert interaction.channel_id is not None
+            session = await self.service.add_computer(
+                interaction.channel_id, self.game_name, interaction.user.id
+            )
+            await interaction.response.send_message(
+                ui.lobby_message(session), allowed_mentions=ui.MENTION_USERS
+            )
 
     @app_commands.command(description="Host only: start the game with the seated players.")
     async def start(self, interaction: discord.Interaction) -> None:
-        assert interaction.channel_id is not None
-        session = await self.service.start(interaction.channel_id, self.game_name, interaction.user.id)
-        await interaction.response.defer(thinking=True)
-        message = await interaction.followup.send(
-            ui.start_message(session),
-            file=await ui.board_file(session),
-            view=ui.turn_view(session) or discord.utils.MISSING,
-            allowed_mentions=ui.MENTION_USERS,
-            wait=True,
-        )
-        await self.service.storage.set_message(session.id, message.id)
-        self.service.continue_game(session)
+        async with refusals(interaction):
+            assert interaction.channel_id is not None
+            session = await self.service.start(interaction.channel_id, self.game_name, interaction.user.id)
+            await interaction.response.defer(thinking=True)
+            message = await interaction.followup.send(
+                ui.start_message(session),
+                file=await ui.board_file(session),
+                view=ui.turn_view(session) or discord.utils.MISSING,
+                allowed_mentions=ui.MENTION_USERS,
+                wait=True,
+            )
+            await self.service.storage.set_message(session.id, message.id)
+            self.service.continue_game(session)
 
     # -- play ------------------------------------------------------------------------------
 
     @app_commands.command(description="Make your move (autocomplete lists the legal moves, best first).")
     @app_commands.describe(move="The move in the game's notation, e.g. from the suggestions")
     async def play(self, interaction: discord.Interaction, move: MoveText) -> None:
-        await self.act(interaction, move)
+        async with refusals(interaction):
+            await self.act(interaction, move)
 
     async def act(self, interaction: discord.Interaction, text: str) -> None:
         """Make the move ``text`` for the user, reply with the board, let computers answer."""
         assert interaction.channel_id is not None
-        update = await self.service.play(interaction.channel_id, self.game_name, interaction.user.id, text)
-        await self.reply_update(interaction, update)
-        self.service.continue_game(update.session)
+        async with refusals(interaction):
+            update = await self.service.play(
+                interaction.channel_id, self.game_name, interaction.user.id, text
+            )
+            await self.reply_update(interaction, update)
+            self.service.continue_game(update.session)
 
     async def reply_update(self, interaction: discord.Interaction, update: Update) -> None:
         """Reply with the turn message and board; the move is already stored, so if Discord
@@ -177,48 +209,59 @@ class GameCog(commands.GroupCog):
 
     @app_commands.command(description="Resign this game (you rank last; the others play on where they can).")
     async def resign(self, interaction: discord.Interaction) -> None:
-        assert interaction.channel_id is not None
-        update = await self.service.resign(interaction.channel_id, self.game_name, interaction.user.id)
-        await self.reply_update(interaction, update)
-        self.service.continue_game(update.session)
+        async with refusals(interaction):
+            assert interaction.channel_id is not None
+            update = await self.service.resign(interaction.channel_id, self.game_name, interaction.user.id)
+            await self.reply_update(interaction, update)
+            self.service.continue_game(update.session)
 
     @app_commands.command(description="Host or moderator: abort the lobby or game here (no result is kept).")
     async def abort(self, interaction: discord.Interaction) -> None:
-        assert interaction.channel_id is not None
-        permissions = getattr(interaction, "permissions", None)
-        moderator = bool(permissions and permissions.manage_channels)
-        session = await self.service.abort(
-            interaction.channel_id, self.game_name, interaction.user.id, moderator=moderator
-        )
-        await interaction.response.send_message(f"{self.game.title} #{session.id} was aborted; no result is kept.")
+        async with refusals(interaction):
+            assert interaction.channel_id is not None
+            permissions = getattr(interaction, "permissions", None)
+            moderator = bool(permissions and permissions.manage_channels)
+            session = await self.service.abort(
+                interaction.channel_id, self.game_name, interaction.user.id, moderator=moderator
+            )
+            await interaction.response.send_message(
+                f"{self.game.title} #{session.id} was aborted; no result is kept."
+            )
 
     # -- looking -----------------------------------------------------------------------------
 
     @app_commands.command(description="See your own tiles (only you see them).")
     async def hand(self, interaction: discord.Interaction) -> None:
-        await ui.send_hand(interaction, self._session(interaction))
+        async with refusals(interaction):
+            await ui.send_hand(interaction, self._session(interaction))
 
     @app_commands.command(description="See the current board.")
     @app_commands.describe(public="Post it for everyone (default: only you see it)")
     async def board(self, interaction: discord.Interaction, public: bool = False) -> None:
-        session = self._session(interaction)
-        if session.state is None:
-            await interaction.response.send_message(ui.lobby_message(session), ephemeral=not public)
-            return
-        await interaction.response.defer(ephemeral=not public, thinking=True)
-        text = "\n".join([f"**{session.game.title}** #{session.id}", *ui.status_lines(session)])
-        await interaction.followup.send(
-            text, file=await ui.board_file(session), ephemeral=not public, allowed_mentions=discord.AllowedMentions.none()
-        )
+        async with refusals(interaction):
+            session = self._session(interaction)
+            if session.state is None:
+                await interaction.response.send_message(ui.lobby_message(session), ephemeral=not public)
+                return
+            await interaction.response.defer(ephemeral=not public, thinking=True)
+            text = "\n".join([f"**{session.game.title}** #{session.id}", *ui.status_lines(session)])
+            await interaction.followup.send(
+                text,
+                file=await ui.board_file(session),
+                ephemeral=not public,
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
 
     @app_commands.command(description="Ask the computer for a move suggestion (only you see it).")
     async def hint(self, interaction: discord.Interaction) -> None:
-        session = self._session(interaction)
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        suggestion = await self.service.hint(session, interaction.user.id)
-        await interaction.followup.send(
-            f"The computer would play `{suggestion}` — `/{self.game_name} play move:{suggestion}`", ephemeral=True
-        )
+        async with refusals(interaction):
+            session = self._session(interaction)
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            suggestion = await self.service.hint(session, interaction.user.id)
+            await interaction.followup.send(
+                f"The computer would play `{suggestion}` — `/{self.game_name} play move:{suggestion}`",
+                ephemeral=True,
+            )
 
     @app_commands.command(description="How to play, with the move notation.")
     async def rules(self, interaction: discord.Interaction) -> None:
@@ -240,24 +283,31 @@ class GameCog(commands.GroupCog):
     @app_commands.command(description="Get the game record as a file (finished games, or a game id).")
     @app_commands.describe(game_id="A finished game's number (default: the last game here)")
     async def export(self, interaction: discord.Interaction, game_id: int | None = None) -> None:
-        if game_id is None:
-            running = self.service.in_channel(interaction.channel_id or 0, self.game_name)
-            if running:
+        async with refusals(interaction):
+            if game_id is None:
+                running = self.service.in_channel(interaction.channel_id or 0, self.game_name)
+                if running:
+                    raise errors.SessionError(
+                        "The record of a running game holds its seed, which would reveal hidden tiles: "
+                        "export it when it ends, or name a finished game with `game_id`."
+                    )
                 raise errors.SessionError(
-                    "The record of a running game holds its seed, which would reveal hidden tiles: "
-                    f"export it when it ends, or name a finished game with `game_id`."
+                    f"Name the finished game to export, e.g. `/{self.game_name} export game_id:12`."
                 )
-            raise errors.SessionError(f"Name the finished game to export, e.g. `/{self.game_name} export game_id:12`.")
-        row, record = await self.service.finished_record(game_id)
-        if row.game != self.game_name:
-            raise errors.SessionError(f"Game #{game_id} is a {get_game(row.game).title} game, not {self.game.title}.")
-        if row.status in ("lobby", "playing"):
-            raise errors.SessionError(f"Game #{game_id} is still running; its record is available when it ends.")
-        data = record.to_text().encode()
-        await interaction.response.send_message(
-            f"Record of {self.game.title} #{game_id}.",
-            file=discord.File(io.BytesIO(data), filename=f"{self.game_name}-{game_id}.txt"),
-        )
+            row, record = await self.service.finished_record(game_id)
+            if row.game != self.game_name:
+                raise errors.SessionError(
+                    f"Game #{game_id} is a {get_game(row.game).title} game, not {self.game.title}."
+                )
+            if row.status in ("lobby", "playing"):
+                raise errors.SessionError(
+                    f"Game #{game_id} is still running; its record is available when it ends."
+                )
+            data = record.to_text().encode()
+            await interaction.response.send_message(
+                f"Record of {self.game.title} #{game_id}.",
+                file=discord.File(io.BytesIO(data), filename=f"{self.game_name}-{game_id}.txt"),
+            )
 
     # -- errors ------------------------------------------------------------------------------
 
@@ -277,7 +327,9 @@ async def handle_command_error(interaction: discord.Interaction, error: Exceptio
     if isinstance(original, app_commands.TransformerError | app_commands.CheckFailure):
         await ui.send_error(interaction, str(original))
         return
-    log.error("unexpected error in /%s", getattr(interaction.command, "qualified_name", "?"), exc_info=original)
+    log.error(
+        "unexpected error in /%s", getattr(interaction.command, "qualified_name", "?"), exc_info=original
+    )
     await ui.send_error(interaction, ui.NOTHING_RECORDED)
 
 

@@ -22,7 +22,9 @@ class LobbyCog(commands.Cog):
     def __init__(self, bot: TilehostBot) -> None:
         self.bot = bot
 
-    @app_commands.command(name="games", description="What can be played, and what is running in this channel.")
+    @app_commands.command(
+        name="games", description="What can be played, and what is running in this channel."
+    )
     async def games(self, interaction: discord.Interaction) -> None:
         embed = discord.Embed(title="Tilehost games")
         for game in registry.all_games():
@@ -37,7 +39,9 @@ class LobbyCog(commands.Cog):
         if running:
             lines = []
             for session in running:
-                state = "lobby" if session.status == "lobby" else f"{ui.name(session, session.to_act())} to play"
+                state = (
+                    "lobby" if session.status == "lobby" else f"{ui.name(session, session.to_act())} to play"
+                )
                 lines.append(f"{session.game.title} #{session.id}: {len(session.seats)} players, {state}")
             embed.add_field(name="Running here", value="\n".join(lines)[:1024], inline=False)
         else:

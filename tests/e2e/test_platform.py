@@ -5,7 +5,6 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
-import discord
 import pytest
 
 
@@ -29,7 +28,7 @@ def table(simcord_env: Any) -> Any:
 
 
 async def test_whole_game_with_restart(table: Any, make_bot: Any, db_path: str) -> None:
-    env, guild, channel, alice, bob = table
+    env, _, channel, alice, bob = table
     lobby = await alice.slash(channel, "tiny new")
     assert "lobby" in lobby.response.content
     await bob.slash(channel, "tiny join")
