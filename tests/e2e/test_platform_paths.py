@@ -28,7 +28,7 @@ def player(people: list[Any], name: str) -> Any:
 
 
 async def test_refusals_are_ephemeral_and_store_nothing(world: Any, db_path: str) -> None:
-    env, channel, (alice, bob, cara, dan) = world
+    _env, channel, (alice, bob, cara, dan) = world
     refused = await alice.slash(channel, "tiny join")
     assert shown(refused).ephemeral and "no Tiny Tiles game in this channel" in shown(refused).content
     await alice.slash(channel, "tiny new")
@@ -115,7 +115,7 @@ async def test_buttons_work_after_a_restart(world: Any, db_path: str, make_bot: 
 
 
 async def test_computers_fill_seats_and_answer(world: Any, db_path: str) -> None:
-    env, channel, (alice, *_) = world
+    _env, channel, (alice, *_) = world
     await alice.slash(channel, "tiny new")
     await alice.slash(channel, "tiny computer")
     await alice.slash(channel, "tiny computer")
@@ -129,7 +129,9 @@ async def test_computers_fill_seats_and_answer(world: Any, db_path: str) -> None
         choices = await alice.autocomplete(channel, "tiny play", "move", "")
         await alice.slash(channel, "tiny play", move=choices[0]["value"])
     assert game_state(db_path, game_id)[0] == "finished"
-    computer_moves = rows(db_path, "SELECT COUNT(*) FROM moves WHERE game_id = ? AND user_id IS NULL", game_id)
+    computer_moves = rows(
+        db_path, "SELECT COUNT(*) FROM moves WHERE game_id = ? AND user_id IS NULL", game_id
+    )
     assert computer_moves[0][0] > 0
 
 
@@ -148,7 +150,7 @@ async def test_discord_failure_after_a_move_loses_nothing(world: Any, db_path: s
 
 
 async def test_failed_lobby_reply_is_posted_in_the_channel(world: Any, db_path: str) -> None:
-    env, channel, (alice, bob, *_) = world
+    env, channel, (alice, _bob, *_) = world
     env.inject_error("POST", "/interactions/*/callback", status=500)
     await alice.slash(channel, "tiny new")
     assert rows(db_path, "SELECT status FROM games") == [("lobby",)]
@@ -179,7 +181,7 @@ async def test_unexpected_error_says_nothing_was_recorded(
 
 
 async def test_board_rules_and_games_listing(world: Any, db_path: str) -> None:
-    env, channel, (alice, bob, *_) = world
+    _env, channel, (alice, bob, *_) = world
     await start_two(channel, alice, bob)
     board = await bob.slash(channel, "tiny board")
     assert shown(board).ephemeral and shown(board).attachments
