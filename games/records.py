@@ -99,7 +99,9 @@ class Record:
                 try:
                     header[key.strip().lower()] = json.loads(value.strip())
                 except json.JSONDecodeError:
-                    raise RecordError(f"Line {number}: the value of {key.strip()!r} is not valid JSON.") from None
+                    raise RecordError(
+                        f"Line {number}: the value of {key.strip()!r} is not valid JSON."
+                    ) from None
                 continue
             if not line:
                 continue

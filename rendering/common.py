@@ -116,7 +116,8 @@ def score_strip(
         draw.text((right, y + 3), score, font=font(14), fill=theme.strip_ink, anchor="ra")
         if line.extra:
             score_width = text_size(draw, score, 14)[0]
-            draw.text((right - score_width - 10, y + 5), line.extra, font=font(11), fill=(180, 180, 180), anchor="ra")
+            extra_at = (right - score_width - 10, y + 5)
+            draw.text(extra_at, line.extra, font=font(11), fill=(180, 180, 180), anchor="ra")
     return image
 
 

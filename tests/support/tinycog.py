@@ -24,7 +24,9 @@ class TinyCog(GameCog, group_name="tiny", group_description="Tiny Tiles (a test 
 
     @app_commands.command(description="Open a Tiny Tiles lobby.")
     async def new(
-        self, interaction: discord.Interaction, hand: app_commands.Range[int, 1, 4] | None = None,
+        self,
+        interaction: discord.Interaction,
+        hand: app_commands.Range[int, 1, 4] | None = None,
         clock_hours: app_commands.Range[int, 0, 168] | None = None,
     ) -> None:
         await self.open_lobby(interaction, {"hand": hand}, clock_hours)

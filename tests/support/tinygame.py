@@ -17,7 +17,7 @@ from typing import Any
 from games.core import Event, Game, GameOptions, Outcome, rank_by_scores, seeded_rng
 from games.errors import IllegalMoveError, InvalidMoveError
 
-TILES = tuple(sorted([n for n in range(1, 7)] * 2))
+TILES = tuple(sorted(list(range(1, 7)) * 2))
 
 
 @dataclass(frozen=True)
@@ -61,7 +61,9 @@ class TinyGame(Game[TinyState, TinyMove]):
     summary = "Play a tile different from the last one; score its number. Draw or pass when stuck."
     notation_help = "A tile number (`4`), `draw` or `pass`."
 
-    def new(self, players: int, options: GameOptions | None = None, seed: int | None = None, deal: Any = None) -> TinyState:
+    def new(
+        self, players: int, options: GameOptions | None = None, seed: int | None = None, deal: Any = None
+    ) -> TinyState:
         opts = options if isinstance(options, TinyOptions) else TinyOptions()
         order = list(deal) if deal is not None else list(TILES)
         if deal is None:
@@ -100,7 +102,9 @@ class TinyGame(Game[TinyState, TinyMove]):
         elif word.isdigit():
             move = TinyMove("play", int(word))
         else:
-            raise InvalidMoveError(f"`{text}` is not a move: write a tile number like `4`, or `draw` or `pass`.")
+            raise InvalidMoveError(
+                f"`{text}` is not a move: write a tile number like `4`, or `draw` or `pass`."
+            )
         if move not in self.legal_moves(state):
             legal = ", ".join(self.format_move(state, m) for m in self.legal_moves(state))
             raise IllegalMoveError(f"`{text}` is not allowed now. Legal: {legal}.")
@@ -130,8 +134,15 @@ class TinyGame(Game[TinyState, TinyMove]):
             last = 0
             events.append(Event("pass", "passed", seat))
         hands[seat] = tuple(sorted(hand))
-        after = replace(state, hands=tuple(hands), deck=deck, deck_size=len(deck), scores=tuple(scores), last=last,
-                        last_move=self.format_move(state, move))
+        after = replace(
+            state,
+            hands=tuple(hands),
+            deck=deck,
+            deck_size=len(deck),
+            scores=tuple(scores),
+            last=last,
+            last_move=self.format_move(state, move),
+        )
         after = replace(after, to_act=self._next(after, seat))
         if self._over(after):
             events.append(Event("game_end", "the game is over"))
@@ -149,7 +160,9 @@ class TinyGame(Game[TinyState, TinyMove]):
         if not self._over(state):
             return None
         ranks = rank_by_scores(state.scores, forfeited=state.forfeited)
-        return Outcome(state.scores, ranks, "all tiles played" if not state.forfeited else "forfeit", state.forfeited)
+        return Outcome(
+            state.scores, ranks, "all tiles played" if not state.forfeited else "forfeit", state.forfeited
+        )
 
     def scores(self, state: TinyState) -> tuple[int, ...]:
         return state.scores
@@ -171,7 +184,6 @@ class TinyGame(Game[TinyState, TinyMove]):
         return None if held is None else tuple(str(t) for t in held)
 
     def describe(self, state: TinyState) -> str:
-        counts = ", ".join(f"seat {i + 1}: {len(h) if h is not None else '?'}" for i, h in enumerate(state.hands))
         return f"deck {state.deck_size} · last {state.last or '-'}"
 
 
