@@ -17,7 +17,7 @@ from bot.ui import TableButton, TablePoster
 log = logging.getLogger(__name__)
 
 GAME_COGS = ("geominos", "triominos", "geronimos", "puzzominos", "tileup")
-BASE_EXTENSIONS = ("cogs.lobby",)
+BASE_EXTENSIONS = ("cogs.lobby", "cogs.standings")
 
 
 def default_extensions() -> tuple[str, ...]:

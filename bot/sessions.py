@@ -447,7 +447,7 @@ class SessionService:
                 rank=outcome.ranks[seat.seat],
                 score=outcome.scores[seat.seat],
                 forfeited=seat.seat in outcome.forfeited,
-                won=outcome.ranks[seat.seat] == 1,
+                won=outcome.ranks[seat.seat] == 1 and not outcome.is_draw,
                 draw=outcome.is_draw and outcome.ranks[seat.seat] == 1,
             )
             for seat in session.seats

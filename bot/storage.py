@@ -19,6 +19,9 @@ from typing import Any
 
 import aiosqlite
 
+from bot import ratings as rating_model
+from bot.ratings import GLOBAL_SCOPE, Rating
+
 ACTIVE = ("lobby", "playing")
 
 
@@ -113,6 +116,50 @@ class Clock:
 
     deadline: float | None = None
     reminder_at: float | None = None
+
+
+@dataclass(frozen=True)
+class LeaderRow:
+    """One line of a leaderboard."""
+
+    user_id: int
+    rating: float | None
+    wins: int
+    games: int
+
+
+@dataclass(frozen=True)
+class Stats:
+    """A player's record in one game (in one server, or everywhere)."""
+
+    games: int
+    wins: int
+    draws: int
+    forfeits: int
+    best: int | None
+    average: float | None
+    streak: int
+    """Positive: that many wins in a row now; negative: that many games without a win."""
+    rating: float | None
+    rated_games: int
+    fastest_win: float | None = None
+    """Seconds from start to the end of the quickest game won (solitaire solve times)."""
+
+
+@dataclass(frozen=True)
+class HistoryRow:
+    """A finished game in a player's history."""
+
+    game_id: int
+    game: str
+    guild_id: int | None
+    channel_id: int
+    message_id: int | None
+    rank: int
+    score: int
+    players: int
+    won: bool
+    finished_at: float
 
 
 _GAME_COLUMNS = (
@@ -299,8 +346,8 @@ class Storage:
             cursor = await _exec(
                 db,
                 "UPDATE games SET status = 'playing', snapshot = ?, deadline = ?, reminder_at = ?, "
-                "updated_at = ? WHERE id = ? AND status = 'lobby'",
-                (json.dumps(snapshot), clock.deadline, clock.reminder_at, now, game_id),
+                "updated_at = ?, started_at = ? WHERE id = ? AND status = 'lobby'",
+                (json.dumps(snapshot), clock.deadline, clock.reminder_at, now, now, game_id),
             )
             if cursor.rowcount != 1:
                 raise StaleMove("the game is no longer in its lobby")
@@ -393,6 +440,41 @@ class Storage:
                 await self._write_finish(db, game_id, finish, now)
 
     async def _write_finish(self, db: aiosqlite.Connection, game_id: int, finish: Finish, now: float) -> None:
+        await self._write_results(db, game_id, finish, now)
+        people = [r for r in finish.results if r.user_id is not None]
+        if len(people) == len(finish.results) >= 2:
+            async with db.execute("SELECT game, guild_id FROM games WHERE id = ?", (game_id,)) as cursor:
+                game, guild_id = await cursor.fetchone()  # type: ignore[misc]
+            scopes = [GLOBAL_SCOPE] if guild_id is None else [guild_id, GLOBAL_SCOPE]
+            for scope in scopes:
+                await self._rate(db, scope, game, people, now)
+
+    async def _rate(
+        self, db: aiosqlite.Connection, scope: int, game: str, results: Sequence[ResultRow], now: float
+    ) -> None:
+        """Update the ratings of ``results``' players in ``scope`` (inside the finishing transaction)."""
+        current = []
+        for result in results:
+            async with db.execute(
+                "SELECT mu, sigma FROM ratings WHERE scope_id = ? AND game = ? AND user_id = ?",
+                (scope, game, result.user_id),
+            ) as cursor:
+                row = await cursor.fetchone()
+            current.append(Rating(row[0], row[1]) if row else rating_model.initial())
+        updated = rating_model.rate(current, [result.rank for result in results])
+        for result, rating in zip(results, updated, strict=True):
+            await _exec(
+                db,
+                "INSERT INTO ratings (scope_id, game, user_id, mu, sigma, display, rated_games, updated_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, 1, ?) ON CONFLICT (scope_id, game, user_id) DO UPDATE SET "
+                "mu = excluded.mu, sigma = excluded.sigma, display = excluded.display, "
+                "rated_games = rated_games + 1, updated_at = excluded.updated_at",
+                (scope, game, result.user_id, rating.mu, rating.sigma, rating.display, now),
+            )
+
+    async def _write_results(
+        self, db: aiosqlite.Connection, game_id: int, finish: Finish, now: float
+    ) -> None:
         await _exec(
             db,
             "UPDATE games SET status = 'finished', outcome = ?, deadline = NULL, reminder_at = NULL, "
@@ -447,6 +529,139 @@ class Storage:
             )
             return cursor.rowcount == 1
 
+    # -- standings -----------------------------------------------------------------------
+
+    async def leaderboard(
+        self, game: str, guild_id: int | None, sort: str, *, limit: int = 10, offset: int = 0
+    ) -> tuple[list[LeaderRow], int]:
+        """A page of the leaderboard of ``game`` (a server's, or global with ``guild_id`` None)
+        sorted by ``rating``, ``wins`` or ``games``; and how many players it has in all."""
+        scope = GLOBAL_SCOPE if guild_id is None else guild_id
+        where, params = (
+            ("r.game = ?", [game])
+            if guild_id is None
+            else ("r.game = ? AND r.guild_id = ?", [game, guild_id])
+        )
+        counts = (
+            f"SELECT r.user_id, SUM(r.won) AS wins, COUNT(*) AS games FROM results r "
+            f"WHERE {where} AND r.user_id IS NOT NULL GROUP BY r.user_id"
+        )
+        if sort == "rating":
+            sql = (
+                f"SELECT g.user_id, g.display, COALESCE(c.wins, 0), COALESCE(c.games, 0) FROM ratings g "
+                f"LEFT JOIN ({counts}) c ON c.user_id = g.user_id WHERE g.scope_id = ? AND g.game = ? "
+                "ORDER BY g.display DESC, g.user_id LIMIT ? OFFSET ?"
+            )
+            total_sql = "SELECT COUNT(*) FROM ratings WHERE scope_id = ? AND game = ?"
+            rows = await self._fetchall(sql, [*params, scope, game, limit, offset])
+            total = await self._fetchone(total_sql, (scope, game))
+        else:
+            order = "c.wins DESC, c.games DESC" if sort == "wins" else "c.games DESC, c.wins DESC"
+            sql = (
+                f"SELECT c.user_id, g.display, c.wins, c.games FROM ({counts}) c LEFT JOIN ratings g "
+                f"ON g.user_id = c.user_id AND g.scope_id = ? AND g.game = ? ORDER BY {order}, c.user_id "
+                "LIMIT ? OFFSET ?"
+            )
+            rows = await self._fetchall(sql, [*params, scope, game, limit, offset])
+            total = await self._fetchone(f"SELECT COUNT(*) FROM ({counts})", params)
+        return [LeaderRow(*row) for row in rows], int(total[0])
+
+    async def stats(self, user_id: int, game: str, guild_id: int | None, lower_is_better: bool) -> Stats:
+        """``user_id``'s record in ``game`` (one server, or everywhere with ``guild_id`` None)."""
+        where, params = ("user_id = ? AND game = ?", [user_id, game])
+        if guild_id is not None:
+            where += " AND guild_id = ?"
+            params.append(guild_id)
+        best = "MIN(score)" if lower_is_better else "MAX(score)"
+        row = await self._fetchone(
+            f"SELECT COUNT(*), COALESCE(SUM(won), 0), COALESCE(SUM(draw), 0), COALESCE(SUM(forfeited), 0), "
+            f"{best}, AVG(score) FROM results WHERE {where}",
+            params,
+        )
+        recent = await self._fetchall(
+            f"SELECT won FROM results WHERE {where} ORDER BY finished_at DESC, game_id DESC LIMIT 500", params
+        )
+        rating = await self._fetchone(
+            "SELECT display, rated_games FROM ratings WHERE scope_id = ? AND game = ? AND user_id = ?",
+            (GLOBAL_SCOPE if guild_id is None else guild_id, game, user_id),
+        )
+        fastest = await self._fetchone(
+            "SELECT MIN(g.finished_at - g.started_at) FROM results r JOIN games g ON g.id = r.game_id "
+            "WHERE r.won = 1 AND r.user_id = ? AND r.game = ? AND (? IS NULL OR r.guild_id = ?)",
+            (user_id, game, guild_id, guild_id),
+        )
+        return Stats(
+            fastest_win=fastest[0] if fastest else None,
+            games=row[0],
+            wins=row[1],
+            draws=row[2],
+            forfeits=row[3],
+            best=row[4],
+            average=row[5],
+            streak=_streak([bool(r[0]) for r in recent]),
+            rating=rating[0] if rating else None,
+            rated_games=rating[1] if rating else 0,
+        )
+
+    async def history(self, user_id: int, guild_id: int | None, *, limit: int = 10) -> list[HistoryRow]:
+        """``user_id``'s most recent finished games (in one server, or everywhere)."""
+        where, params = ("r.user_id = ?", [user_id])
+        if guild_id is not None:
+            where += " AND r.guild_id = ?"
+            params.append(guild_id)
+        rows = await self._fetchall(
+            "SELECT r.game_id, r.game, g.guild_id, g.channel_id, g.message_id, r.rank, r.score, "
+            "(SELECT COUNT(*) FROM seats s WHERE s.game_id = r.game_id), r.won, r.finished_at "
+            f"FROM results r JOIN games g ON g.id = r.game_id WHERE {where} "
+            "ORDER BY r.finished_at DESC, r.game_id DESC LIMIT ?",
+            [*params, limit],
+        )
+        return [
+            HistoryRow(
+                game_id=row[0],
+                game=row[1],
+                guild_id=row[2],
+                channel_id=row[3],
+                message_id=row[4],
+                rank=row[5],
+                score=row[6],
+                players=row[7],
+                won=bool(row[8]),
+                finished_at=row[9],
+            )
+            for row in rows
+        ]
+
+    async def import_results(
+        self, rows: Sequence[tuple[int, int, int, str, int, int, int, int, float]]
+    ) -> None:
+        """Bulk-insert finished results ``(game_id, seat, user_id, game, guild_id, rank, score,
+        won, finished_at)`` (for benchmarks and data migrations; the games must exist)."""
+        async with self._transaction() as db:
+            await db.executemany(
+                "INSERT INTO results (game_id, seat, user_id, game, guild_id, rank, score, won, finished_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                rows,
+            )
+
+    async def import_games(self, rows: Sequence[tuple[int, str, int, int, float]]) -> None:
+        """Bulk-insert finished game headers ``(id, game, guild_id, channel_id, finished_at)``."""
+        async with self._transaction() as db:
+            await db.executemany(
+                "INSERT INTO games (id, game, guild_id, channel_id, host_id, status, options, seed, "
+                "created_at, updated_at, finished_at) VALUES (?, ?, ?, ?, 0, 'finished', '{}', 0, ?, ?, ?)",
+                [(gid, game, guild, channel, at, at, at) for gid, game, guild, channel, at in rows],
+            )
+
+    async def import_ratings(self, rows: Sequence[tuple[int, str, int, float, float]]) -> None:
+        """Bulk-insert ratings ``(scope_id, game, user_id, mu, sigma)``."""
+        async with self._transaction() as db:
+            await db.executemany(
+                "INSERT OR REPLACE INTO ratings (scope_id, game, user_id, mu, sigma, display, rated_games, "
+                "updated_at) VALUES (?, ?, ?, ?, ?, ?, 1, 0)",
+                [(scope, game, user, mu, sigma, mu - 3 * sigma) for scope, game, user, mu, sigma in rows],
+            )
+
     # -- user settings -------------------------------------------------------------------
 
     async def dm_reminders(self, user_id: int) -> bool:
@@ -470,6 +685,19 @@ async def _exec(db: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()) 
     cursor = await db.execute(sql, params)
     await cursor.close()
     return cursor
+
+
+def _streak(won: Sequence[bool]) -> int:
+    """Wins in a row (positive) or games without a win (negative), most recent first."""
+    if not won:
+        return 0
+    first = won[0]
+    count = 0
+    for result in won:
+        if result != first:
+            break
+        count += 1
+    return count if first else -count
 
 
 def _statements(sql: str) -> list[str]:

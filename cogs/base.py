@@ -22,9 +22,11 @@ from bot import errors, ui
 from bot.sessions import Session, SessionService, Update
 from games import ai
 from games.core import Game
-from games.errors import GameError
+from games.errors import GameError, RecordError
+from games.records import Record
 from games.registry import get as get_game
 from rendering import registry as renderers
+from rendering.replay import replay_files
 
 if TYPE_CHECKING:
     from bot.client import TilehostBot
@@ -32,6 +34,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 RULES_PICTURE_MOVES = 8
+MAX_RECORD_BYTES = 1_000_000
 
 
 @asynccontextmanager
@@ -308,6 +311,53 @@ class GameCog(commands.GroupCog):
                 f"Record of {self.game.title} #{game_id}.",
                 file=discord.File(io.BytesIO(data), filename=f"{self.game_name}-{game_id}.txt"),
             )
+
+    @app_commands.command(description="Watch a finished game again: an animated board and a score chart.")
+    @app_commands.describe(game_id="The game's number (see /history)")
+    async def replay(self, interaction: discord.Interaction, game_id: int) -> None:
+        async with refusals(interaction):
+            row, record = await self.service.finished_record(game_id)
+            if row.game != self.game_name:
+                raise errors.SessionError(f"Game #{game_id} is not a {self.game.title} game.")
+            if row.status in ("lobby", "playing"):
+                raise errors.SessionError(
+                    f"Game #{game_id} is still running; replays are for finished games."
+                )
+            await interaction.response.defer(thinking=True)
+            await self._send_replay(interaction, record, f"Replay of {self.game.title} #{game_id}")
+
+    @app_commands.command(name="import", description="Show a game record file (from export) as a replay.")
+    @app_commands.describe(record="A record file made by /export (nothing is stored)")
+    async def import_record(self, interaction: discord.Interaction, record: discord.Attachment) -> None:
+        async with refusals(interaction):
+            if record.size > MAX_RECORD_BYTES:
+                raise errors.SessionError(f"That file is too big for a record ({record.size} bytes).")
+            text = (await record.read()).decode("utf-8", errors="replace")
+            parsed = Record.from_text(text)
+            other = get_game(parsed.game)
+            if other.name != self.game_name:
+                raise RecordError(f"That is a {other.title} record; use `/{other.name} import`.")
+            await interaction.response.defer(thinking=True)
+            await self._send_replay(interaction, parsed, f"Imported {self.game.title} record")
+
+    async def _send_replay(self, interaction: discord.Interaction, record: Record, title: str) -> None:
+        try:
+            gif, chart, summary = await asyncio.to_thread(replay_files, record)
+        except GameError as error:
+            await interaction.followup.send(f"That record does not replay: {error}", ephemeral=True)
+            return
+        lines = [f"**{title}** — {summary['moves']} moves"]
+        outcome = summary["outcome"]
+        for seat, player in enumerate(record.players):
+            mark = " 🏆" if outcome and seat in outcome["winners"] else ""
+            lines.append(f"{player}: {summary['scores'][seat]}{mark}")
+        if not summary["finished"]:
+            lines.append("(the record stops before the end of the game)")
+        files = [
+            discord.File(io.BytesIO(gif), filename=f"{self.game_name}-replay.gif"),
+            discord.File(io.BytesIO(chart), filename=f"{self.game_name}-scores.png"),
+        ]
+        await interaction.followup.send("\n".join(lines)[:2000], files=files)
 
     # -- errors ------------------------------------------------------------------------------
 

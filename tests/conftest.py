@@ -11,7 +11,7 @@ import pytest
 from bot.client import TilehostBot, create_bot
 from bot.settings import Settings
 
-TEST_EXTENSIONS = ("cogs.lobby", "tests.support.tinycog")
+TEST_EXTENSIONS = ("cogs.lobby", "cogs.standings", "tests.support.tinycog")
 
 
 @pytest.fixture

@@ -1,0 +1,65 @@
+"""Geronimos benchmark: median render time of a late-game board and of ``legal_moves``.
+
+Run: ``.venv/bin/python bench/bench_geronimos.py`` (targets: render < 50 ms, legal_moves < 20 ms).
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from games.ai import GreedyPlayer
+from games.geronimos import GAME, State
+from games.geronimos.state import State as StateClass
+from rendering.geronimos import render_board
+
+RUNS = 60
+
+
+def late_game(seed: int = 7) -> State:
+    """The position before the last move of a greedy self-play game on a big open table."""
+    options = GAME.Options.from_dict({"table": "open", "bag": 60})
+    state = GAME.new(2, options, seed=seed)
+    player = GreedyPlayer(seed)
+    previous = state
+    while GAME.to_act(state) is not None:
+        previous = state
+        state, _ = GAME.apply(state, player.choose(GAME, state))
+    return previous
+
+
+def fresh(state: State) -> State:
+    """A copy without the cached legal moves, so each run computes them."""
+    return StateClass(**{name: getattr(state, name) for name in state.__dataclass_fields__})
+
+
+def median_ms(samples: list[float]) -> float:
+    return statistics.median(samples) * 1000
+
+
+def main() -> None:
+    state = late_game()
+    view = GAME.view(state, None)
+    renders = []
+    for _ in range(RUNS):
+        start = time.perf_counter()
+        render_board(view, ["alice", "bob"])
+        renders.append(time.perf_counter() - start)
+    legal = []
+    for _ in range(RUNS * 5):
+        copy = fresh(state)
+        start = time.perf_counter()
+        GAME.legal_moves(copy)
+        legal.append(time.perf_counter() - start)
+    moves = len(GAME.legal_moves(state))
+    print(f"geronimos: late game with {len(state.board)} cells on the table, {moves} moves")
+    print(f"render_board median: {median_ms(renders):.1f} ms (target < 50 ms)")
+    print(f"legal_moves median: {median_ms(legal):.2f} ms (target < 20 ms)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,35 @@
+"""Render ``docs/images/geronimos-board.png`` from a seeded greedy self-play game.
+
+Run: ``.venv/bin/python bench/make_geronimos_image.py``.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from games.ai import GreedyPlayer  # noqa: E402
+from games.geronimos import GAME  # noqa: E402
+from rendering.geronimos import render_board  # noqa: E402
+
+SEED = 7
+OUTPUT = ROOT / "docs" / "images" / "geronimos-board.png"
+
+
+def main() -> None:
+    """Play the game to its end and save the final table (the surround and its token)."""
+    state = GAME.new(2, seed=SEED)
+    player = GreedyPlayer(SEED)
+    while GAME.to_act(state) is not None:
+        state, _ = GAME.apply(state, player.choose(GAME, state))
+    OUTPUT.parent.mkdir(parents=True, exist_ok=True)
+    render_board(GAME.view(state, None), ["Custer", "Geronimo"]).save(OUTPUT)
+    outcome = GAME.outcome(state)
+    print(f"wrote {OUTPUT.relative_to(ROOT)} after {state.plies} moves: {outcome.reason if outcome else ''}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,240 @@
+"""`/leaderboard`, `/stats` and `/history`: standings per server and global, from stored results."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.storage import HistoryRow, LeaderRow, Stats
+from cogs.base import handle_command_error, refusals
+from games import registry
+from games.core import Game
+from games.errors import UnknownGameError
+
+if TYPE_CHECKING:
+    from bot.client import TilehostBot
+
+PAGE_SIZE = 10
+SORTS = ("rating", "wins", "games")
+
+
+def _ordinal(rank: int) -> str:
+    suffix = "th" if 10 <= rank % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(rank % 10, "th")
+    return f"{rank}{suffix}"
+
+
+def _game(bot: TilehostBot, name: str) -> Game[Any, Any]:
+    game = registry.get(name)
+    if game.name not in bot.game_names:
+        raise UnknownGameError(
+            f"There is no game called {name!r} here. The games are: {', '.join(bot.game_names)}."
+        )
+    return game
+
+
+def leaderboard_embed(
+    game: Game[Any, Any], scope: str, sort: str, page: int, rows: list[LeaderRow], total: int
+) -> discord.Embed:
+    """One page of a leaderboard."""
+    where = "this server" if scope == "server" else "all servers"
+    embed = discord.Embed(title=f"{game.title} leaderboard — {where}, by {sort}")
+    if not rows:
+        embed.description = f"No finished {game.title} games yet. Start one with `/{game.name} new`!"
+        return embed
+    lines = []
+    for index, row in enumerate(rows, start=page * PAGE_SIZE + 1):
+        skill = f"skill {row.rating:.1f}" if row.rating is not None else "unrated"
+        lines.append(f"**{index}.** <@{row.user_id}> — {skill} · {row.wins} wins / {row.games} games")
+    embed.description = "\n".join(lines)
+    pages = max(1, -(-total // PAGE_SIZE))
+    embed.set_footer(text=f"Page {page + 1}/{pages} · {total} players · skill = OpenSkill mu - 3 sigma")
+    return embed
+
+
+class PageButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"lb:(?P<game>[a-z_]+):(?P<guild>\d+):(?P<sort>rating|wins|games):(?P<page>\d+):(?P<label>prev|next)",
+):
+    """Previous/next page of a leaderboard; everything it needs is in its custom id, so it keeps
+    working after a restart."""
+
+    def __init__(
+        self, game: str, guild_id: int, sort: str, page: int, label: str, disabled: bool = False
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="◀ Previous" if label == "prev" else "Next ▶",
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"lb:{game}:{guild_id}:{sort}:{page}:{label}",
+                disabled=disabled,
+            )
+        )
+        self.game, self.guild_id, self.sort, self.page = game, guild_id, sort, page
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> PageButton:
+        return cls(match["game"], int(match["guild"]), match["sort"], int(match["page"]), match["label"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot: Any = interaction.client
+        embed, view = await leaderboard_page(bot, self.game, self.guild_id or None, self.sort, self.page)
+        await interaction.response.edit_message(embed=embed, view=view)
+
+
+async def leaderboard_page(
+    bot: TilehostBot, game_name: str, guild_id: int | None, sort: str, page: int
+) -> tuple[discord.Embed, discord.ui.View]:
+    """The embed and paging buttons of one leaderboard page."""
+    game = registry.get(game_name)
+    rows, total = await bot.service.storage.leaderboard(
+        game.name, guild_id, sort, limit=PAGE_SIZE, offset=page * PAGE_SIZE
+    )
+    scope = "server" if guild_id else "global"
+    embed = leaderboard_embed(game, scope, sort, page, rows, total)
+    last = max(0, -(-total // PAGE_SIZE) - 1)
+    view = discord.ui.View(timeout=None)
+    view.add_item(PageButton(game.name, guild_id or 0, sort, max(0, page - 1), "prev", disabled=page == 0))
+    view.add_item(
+        PageButton(game.name, guild_id or 0, sort, min(last, page + 1), "next", disabled=page >= last)
+    )
+    return embed, view
+
+
+def stats_field(game: Game[Any, Any], stats: Stats) -> str:
+    """A player's record in one game, as a few lines."""
+    rate = f"{100 * stats.wins / stats.games:.0f}%" if stats.games else "-"
+    best = "-" if stats.best is None else str(stats.best)
+    average = "-" if stats.average is None else f"{stats.average:.1f}"
+    if stats.streak > 0:
+        streak = f"{stats.streak} win{'s' if stats.streak > 1 else ''} in a row"
+    elif stats.streak < 0:
+        streak = f"{-stats.streak} without a win"
+    else:
+        streak = "-"
+    skill = f"{stats.rating:.1f} ({stats.rated_games} rated)" if stats.rating is not None else "unrated"
+    lines = [
+        f"Games **{stats.games}** · wins **{stats.wins}** ({rate}) · draws {stats.draws} · "
+        f"forfeits {stats.forfeits}",
+        f"Skill {skill} · best score {best} · average {average}"
+        + (" (fewest is best)" if game.lower_is_better else ""),
+        f"Streak: {streak}",
+    ]
+    if stats.fastest_win is not None:
+        lines.append(f"Fastest win: {_duration(stats.fastest_win)}")
+    return "\n".join(lines)
+
+
+def _duration(seconds: float) -> str:
+    minutes, secs = divmod(round(seconds), 60)
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}h {minutes:02d}m {secs:02d}s" if hours else f"{minutes}m {secs:02d}s"
+
+
+def history_line(row: HistoryRow) -> str:
+    """One finished game in a player's history, with a link to its last board."""
+    game = registry.get(row.game)
+    place = "won" if row.won else f"{_ordinal(row.rank)} of {row.players}"
+    line = f"**{game.title}** #{row.game_id} — {place}, {row.score} pts — <t:{int(row.finished_at)}:R>"
+    if row.message_id:
+        guild = row.guild_id if row.guild_id else "@me"
+        line += f" — [board](https://discord.com/channels/{guild}/{row.channel_id}/{row.message_id})"
+    return line
+
+
+class StandingsCog(commands.Cog):
+    """Leaderboards, stats and history."""
+
+    def __init__(self, bot: TilehostBot) -> None:
+        self.bot = bot
+
+    async def game_autocomplete(
+        self, interaction: discord.Interaction, value: str
+    ) -> list[app_commands.Choice[str]]:
+        typed = value.lower().strip()
+        return [
+            app_commands.Choice(name=registry.get(name).title, value=name)
+            for name in self.bot.game_names
+            if typed in name or typed in registry.get(name).title.lower()
+        ][:25]
+
+    @app_commands.command(description="The best players of a game, in this server or everywhere.")
+    @app_commands.describe(game="Which game", scope="This server or all servers", sort="Order by")
+    @app_commands.choices(
+        scope=[
+            app_commands.Choice(name="this server", value="server"),
+            app_commands.Choice(name="global", value="global"),
+        ],
+        sort=[app_commands.Choice(name=sort, value=sort) for sort in SORTS],
+    )
+    async def leaderboard(
+        self, interaction: discord.Interaction, game: str, scope: str = "server", sort: str = "rating"
+    ) -> None:
+        async with refusals(interaction):
+            chosen = _game(self.bot, game)
+            guild_id = interaction.guild_id if scope == "server" else None
+            embed, view = await leaderboard_page(self.bot, chosen.name, guild_id, sort, 0)
+            await interaction.response.send_message(embed=embed, view=view)
+
+    @leaderboard.autocomplete("game")
+    async def _leaderboard_game(
+        self, interaction: discord.Interaction, value: str
+    ) -> list[app_commands.Choice[str]]:
+        return await self.game_autocomplete(interaction, value)
+
+    @app_commands.command(
+        description="A player's record: games, wins, skill, best and average score, streak."
+    )
+    @app_commands.describe(
+        player="Whose stats (default: yours)", game="One game (default: every game played)"
+    )
+    async def stats(
+        self, interaction: discord.Interaction, player: discord.User | None = None, game: str | None = None
+    ) -> None:
+        async with refusals(interaction):
+            who = player or interaction.user
+            games = [_game(self.bot, game)] if game else [registry.get(name) for name in self.bot.game_names]
+            embed = discord.Embed(title=f"Stats of {who.display_name}")
+            for chosen in games:
+                stats = await self.bot.service.storage.stats(
+                    who.id, chosen.name, interaction.guild_id, chosen.lower_is_better
+                )
+                if stats.games or game:
+                    embed.add_field(name=chosen.title, value=stats_field(chosen, stats), inline=False)
+            if not embed.fields:
+                embed.description = "No finished games here yet."
+            await interaction.response.send_message(embed=embed)
+
+    @stats.autocomplete("game")
+    async def _stats_game(
+        self, interaction: discord.Interaction, value: str
+    ) -> list[app_commands.Choice[str]]:
+        return await self.game_autocomplete(interaction, value)
+
+    @app_commands.command(description="A player's recent games, with links to their final boards.")
+    @app_commands.describe(player="Whose games (default: yours)")
+    async def history(self, interaction: discord.Interaction, player: discord.User | None = None) -> None:
+        async with refusals(interaction):
+            who = player or interaction.user
+            rows = await self.bot.service.storage.history(who.id, interaction.guild_id, limit=10)
+            embed = discord.Embed(title=f"Recent games of {who.display_name}")
+            embed.description = "\n".join(history_line(row) for row in rows) or "No finished games here yet."
+            if rows:
+                embed.set_footer(text="Watch one again with /<game> replay game_id:<number>")
+            await interaction.response.send_message(embed=embed)
+
+    async def cog_app_command_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        await handle_command_error(interaction, error)
+
+
+async def setup(bot: TilehostBot) -> None:
+    """Load the standings cog and its restart-proof buttons."""
+    await bot.add_cog(StandingsCog(bot))
+    bot.add_dynamic_items(PageButton)

@@ -1,0 +1,138 @@
+"""Geometry of the two-player table: placed cells, contacts, enclosed empty groups, placements.
+
+The table is an unbounded grid of ``(x, y)`` cells (``y`` downward). Everything here is a pure
+function of sets of cells, so the rules module and the renderer share one geometry.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable, Iterator
+from dataclasses import dataclass
+from functools import cache
+
+from games.puzzominos.pieces import Cell, Cells, Orientation, distinct_orientations, oriented_cells
+
+STEPS: tuple[Cell, ...] = ((1, 0), (-1, 0), (0, 1), (0, -1))
+"""The four edge-to-edge directions (diagonals never count)."""
+
+Bounds = tuple[int, int, int, int]
+"""``(min_x, min_y, max_x, max_y)`` of the pieces on the table, inclusive."""
+
+
+def placed_cells(piece: str, orientation: Orientation, x: int, y: int) -> Cells:
+    """The cells ``piece`` covers in ``orientation`` with its bounding box's top-left at ``x,y``."""
+    return tuple((x + cx, y + cy) for cx, cy in oriented_cells(piece, orientation))
+
+
+@cache
+def ring_offsets(piece: str, orientation: Orientation) -> Cells:
+    """Cells edge-adjacent to the oriented shape (relative to its top-left), outside it."""
+    shape = set(oriented_cells(piece, orientation))
+    ring = {(cx + dx, cy + dy) for cx, cy in shape for dx, dy in STEPS} - shape
+    return tuple(sorted(ring, key=lambda c: (c[1], c[0])))
+
+
+def ring(cells: Iterable[Cell]) -> set[Cell]:
+    """Cells edge-adjacent to ``cells`` and not among them."""
+    group = set(cells)
+    return {(x + dx, y + dy) for x, y in group for dx, dy in STEPS} - group
+
+
+def frontier(own: Collection[Cell], occupied: Collection[Cell]) -> set[Cell]:
+    """Empty cells edge-adjacent to ``own``: a placement touches ``own`` iff it covers one."""
+    return {cell for cell in ring(own) if cell not in occupied}
+
+
+def bounds_of(cells: Iterable[Cell]) -> Bounds:
+    """The inclusive bounding box of a non-empty collection of cells."""
+    xs: list[int] = []
+    ys: list[int] = []
+    for x, y in cells:
+        xs.append(x)
+        ys.append(y)
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+@dataclass(frozen=True)
+class Group:
+    """A finite group of empty cells (walled in by pieces of either colour)."""
+
+    cells: frozenset[Cell]
+
+    @property
+    def size(self) -> int:
+        """How many empty squares the group has."""
+        return len(self.cells)
+
+
+def _flood(
+    start: Cell,
+    occupied: Collection[Cell],
+    placed: Collection[Cell],
+    bounds: Bounds | None,
+    limit: int | None,
+    known_open: Collection[Cell],
+) -> tuple[set[Cell], bool]:
+    """The empty group of ``start``: ``(cells, finished)``.
+
+    Stops early (``finished`` False) when the group leaves ``bounds`` (so it is open), meets a
+    cell of ``known_open`` or grows past ``limit`` cells.
+    """
+    seen = {start}
+    todo = [start]
+    while todo:
+        x, y = todo.pop()
+        if bounds is not None and not (bounds[0] <= x <= bounds[2] and bounds[1] <= y <= bounds[3]):
+            return seen, False
+        for dx, dy in STEPS:
+            nxt = (x + dx, y + dy)
+            if nxt in seen or nxt in occupied or nxt in placed:
+                continue
+            if nxt in known_open:
+                return seen, False
+            seen.add(nxt)
+            if limit is not None and len(seen) > limit:
+                return seen, False
+            todo.append(nxt)
+    return seen, True
+
+
+def adjacent_groups(
+    placed: Cells, occupied: Collection[Cell], bounds: Bounds | None, limit: int | None = None
+) -> list[Group]:
+    """The enclosed (finite) empty groups edge-adjacent to ``placed``, once each.
+
+    ``occupied`` holds the other pieces (``placed`` may be among them or not). With ``bounds``
+    (the box of every piece, the new one included) the answer is exact: a group reaching
+    outside the box is open. With ``limit`` a group larger than ``limit`` is treated as open
+    and not explored further (a cheap estimate, exact for groups up to ``limit`` squares).
+    """
+    placed_set = set(placed)
+    done: set[Cell] = set()
+    open_cells: set[Cell] = set()
+    groups: list[Group] = []
+    for cell in ring(placed_set):
+        if cell in occupied or cell in done or cell in open_cells:
+            continue
+        cells, finished = _flood(cell, occupied, placed_set, bounds, limit, open_cells)
+        if not finished:
+            open_cells |= cells
+            continue
+        done |= cells
+        groups.append(Group(frozenset(cells)))
+    return groups
+
+
+def iter_placements(
+    pieces: Iterable[str], targets: Collection[Cell], occupied: Collection[Cell]
+) -> Iterator[tuple[str, Orientation, int, int]]:
+    """Every ``(piece, orientation, x, y)`` that covers a cell of ``targets`` without
+    overlapping ``occupied``; canonical orientations only, each placement once, in a fixed order.
+    """
+    for piece in pieces:
+        for orientation in distinct_orientations(piece):
+            shape = oriented_cells(piece, orientation)
+            anchors = {(tx - cx, ty - cy) for tx, ty in targets for cx, cy in shape}
+            for ax, ay in sorted(anchors, key=lambda a: (a[1], a[0])):
+                if all((ax + cx, ay + cy) not in occupied for cx, cy in shape):
+                    yield piece, orientation, ax, ay

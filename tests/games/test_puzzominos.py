@@ -1,0 +1,368 @@
+"""Puzz-Ominos (two players): the rule text's examples, the turn structure, notation, properties."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games import registry
+from games.ai import GreedyPlayer
+from games.core import Event
+from games.errors import IllegalMoveError, InvalidMoveError, InvalidOptionsError
+from games.puzzominos import GAME
+from games.puzzominos.board import placed_cells
+from games.puzzominos.game import PuzzOptions, PuzzState, illegal_reason, position
+from games.puzzominos.notation import PASS, Place
+from games.puzzominos.pieces import ALL_PIECES, ORIENTATIONS, Orientation, canonical_orientation, size
+from games.puzzominos.scoring import standings
+
+FAR = [f"{piece}r0@{20 * k},60" for k, piece in enumerate(ALL_PIECES)]
+
+
+def play(state: PuzzState, *texts: str) -> tuple[PuzzState, list[Event]]:
+    events: list[Event] = []
+    for text in texts:
+        state, new = GAME.apply(state, GAME.parse_move(state, text))
+        events.extend(new)
+    return state, events
+
+
+def points(events: list[Event]) -> int:
+    return sum(event.points for event in events if event.kind == "score")
+
+
+def far_pieces(seat: int, skip: set[str]) -> list[tuple[int, str]]:
+    """Pieces parked far from the action (for positions late in the game)."""
+    y = 60 if seat == 0 else 90
+    return [(seat, text.replace(",60", f",{y}")) for text in FAR if text.split("r")[0] not in skip]
+
+
+# -- the source's examples ---------------------------------------------------------------
+
+
+def test_red_starts_blue_touches_three_red_squares() -> None:
+    state = GAME.new(2)
+    assert GAME.to_act(state) == 0
+    state, events = play(state, "Ir0@0,0")
+    assert events == [] and GAME.to_act(state) == 1
+    state, events = play(state, "Tr0@0,1")  # top bar under three squares of the red I
+    assert points(events) == 3
+    assert events[0] == Event("score", "touches 3 Red squares +3", 1, 3)
+    assert state.scores == (0, 3)
+
+
+def test_later_piece_touching_one_square_scores_one() -> None:
+    state, _ = play(GAME.new(2), "Ir0@0,0", "Tr0@0,1")
+    state, events = play(state, "Lr0@3,1")  # touches its own I and the blue square 2,1
+    assert points(events) == 1
+    assert state.scores == (1, 3)
+
+
+def test_two_blue_squares_and_one_empty_space_score_three() -> None:
+    state = position([(0, "Ir1@-1,1"), (1, "Ir0@0,0")])
+    state, events = play(state, "Ur0@0,1")  # the U's cup closes 1,1 under the blue I
+    assert [e.text for e in events if e.kind == "score"] == [
+        "touches 2 Blue squares +2",
+        "encloses 1 empty square +1",
+    ]
+    assert points(events) == 3
+
+
+def test_distinct_squares_counted_once() -> None:
+    state = position([(0, "Ir1@-1,0"), (1, "Ir1@1,1")])
+    state, events = play(state, "Ur2@0,0")  # wraps the blue square 1,1 on three sides
+    assert points(events) == 1
+
+
+WALLS = [(0, "Lr0@0,0"), (0, "Ir0@1,0"), (1, "Ir0@1,2")]
+
+
+def test_three_enclosed_squares_score_nothing() -> None:
+    state = position(WALLS)
+    state, events = play(state, "Vr0f@4,-1")  # closes the pocket 1,1 2,1 3,1
+    assert points(events) == 2  # the two blue squares only
+    assert any(e.kind == "info" and "3 empty squares" in e.text for e in events)
+
+
+def test_last_piece_scores_every_enclosed_square() -> None:
+    parked = far_pieces(0, {"L", "I", "V"}) + far_pieces(1, {"I", "V3"})
+    state = position(WALLS + parked, to_act=0)
+    assert len(state.left(0)) == 1
+    state, events = play(state, "Vr0f@4,-1")
+    assert points(events) == 2 + 3
+    assert "last piece encloses 3 empty squares +3" in [e.text for e in events]
+    assert GAME.to_act(state) is None
+
+
+def test_two_small_groups_score_with_one_piece() -> None:
+    # Holes at 1,1 and 3,1 under a blue bar; the T4 closes both and touches 2,0.
+    state = position([(1, "Ir0@0,0"), (0, "Ir1@0,1"), (0, "Lr0@4,1")])
+    state, events = play(state, "T4r2@1,1")
+    assert [e.text for e in events if e.kind == "score"] == [
+        "touches 1 Blue square +1",
+        "encloses 1 empty square +1",
+        "encloses 1 empty square +1",
+    ]
+    assert any(e.kind == "bonus" for e in events)
+
+
+def test_completed_game_tally_blue_wins_30_to_29() -> None:
+    # The source's score sheet: 13 Red turns (14 pieces), 12 Blue turns (13 pieces).
+    red = [2, 3, 2, 2, 2, 1, 3, 2, 1, 3, 2, 3, 3]
+    blue = [3, 1, 2, 1, 3, 4, 2, 3, 2, 3, 3, 3]
+    assert (sum(red), sum(blue)) == (29, 30)
+    assert standings((29, 30), (14, 13)) == (2, 1)
+    assert standings((30, 30), (14, 13)) == (2, 1)  # a tie: fewer pieces played wins
+    assert standings((30, 30), (13, 13)) == (1, 1)  # then a draw
+
+
+def test_game_ends_when_red_plays_its_fourteenth_piece() -> None:
+    parked = far_pieces(0, {"L", "I", "V"}) + far_pieces(1, {"I", "V3"})
+    state = position(WALLS + parked, to_act=0, scores=(24, 30))
+    state, events = play(state, "Vr0f@4,-1")
+    outcome = GAME.outcome(state)
+    assert outcome is not None and outcome.scores == (29, 30)
+    assert outcome.winners == (1,)
+    assert state.left(1) == ("V3",)  # Blue never gets to play his Free Turn piece
+    assert GAME.legal_moves(state) == []
+    assert events[-1].kind == "game_end" and "Blue wins" in events[-1].text
+
+
+def test_tie_goes_to_fewer_pieces() -> None:
+    parked = far_pieces(0, {"L", "I", "V"}) + far_pieces(1, {"I", "V3"})
+    state = position(WALLS + parked, to_act=0, scores=(25, 30))
+    state, _ = play(state, "Vr0f@4,-1")
+    outcome = GAME.outcome(state)
+    assert outcome is not None and outcome.scores == (30, 30) and outcome.winners == (1,)
+
+
+# -- placement rules --------------------------------------------------------------------
+
+
+def test_first_piece_goes_at_origin() -> None:
+    state = GAME.new(2)
+    moves = GAME.legal_moves(state)
+    assert all(isinstance(m, Place) and (m.x, m.y) == (0, 0) for m in moves)
+    assert len(moves) == sum(len({placed_cells(p, o, 0, 0) for o in ORIENTATIONS}) for p in ALL_PIECES)
+    with pytest.raises(IllegalMoveError, match="0,0"):
+        GAME.parse_move(state, "Lr0@1,1")
+
+
+def test_blue_first_piece_must_touch_red() -> None:
+    state, _ = play(GAME.new(2), "Xr0@0,0")
+    with pytest.raises(IllegalMoveError, match="touch a Red piece"):
+        GAME.parse_move(state, "Ir0@10,10")
+    for move in GAME.legal_moves(state):
+        assert isinstance(move, Place)
+        cells = set(placed_cells(move.piece, move.orientation, move.x, move.y))
+        assert not cells & state.occupied
+        assert any(
+            (x + dx, y + dy) in state.squares[0]
+            for x, y in cells
+            for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))
+        )
+
+
+def test_later_pieces_must_touch_your_own() -> None:
+    state, _ = play(GAME.new(2), "Ir0@0,0", "Ir0@0,1")
+    # touches Blue only, not Red's own piece
+    with pytest.raises(IllegalMoveError, match="touch one of your pieces") as error:
+        GAME.parse_move(state, "Lr0@0,2")
+    assert "Legal for L" in str(error.value)
+
+
+def test_overlap_and_replay_errors() -> None:
+    state, _ = play(GAME.new(2), "Ir0@0,0", "Ir0@0,1")
+    with pytest.raises(IllegalMoveError, match="already taken"):
+        GAME.parse_move(state, "Xr0@0,-1")
+    with pytest.raises(IllegalMoveError, match="already played I"):
+        GAME.parse_move(state, "Ir0@0,-1")
+
+
+def test_diagonal_contact_does_not_count() -> None:
+    state, _ = play(GAME.new(2), "Pr0@0,0")  # P occupies 0,0 1,0 0,1 1,1 0,2
+    assert illegal_reason(state, 1, Place("I", Orientation(0, False), 2, 2)) is not None
+    assert illegal_reason(state, 1, Place("I", Orientation(0, False), 1, 2)) is None
+
+
+# -- Free Turn ----------------------------------------------------------------------------
+
+
+def test_free_turn_gives_a_second_piece() -> None:
+    state, events = play(GAME.new(2), "V3r0@0,0")
+    assert GAME.to_act(state) == 0 and state.second_piece
+    assert any(e.kind == "bonus" for e in events)
+    assert PASS in GAME.legal_moves(state)
+    state, _ = play(state, "Ir0@2,0")
+    assert GAME.to_act(state) == 1 and not state.second_piece
+
+
+def test_second_free_turn_piece_ends_the_turn() -> None:
+    state, _ = play(GAME.new(2), "V3r0@0,0", "T4r0@2,0")
+    assert GAME.to_act(state) == 1
+
+
+def test_free_turn_piece_as_first_of_a_later_turn() -> None:
+    state, _ = play(GAME.new(2), "Ir0@0,0", "Ir0@0,1", "V3r0@5,0")
+    assert GAME.to_act(state) == 0
+    state, _ = play(state, "pass")
+    assert GAME.to_act(state) == 1
+
+
+def test_second_piece_compulsory_option() -> None:
+    state = GAME.new(2, PuzzOptions(second_piece="compulsory"))
+    state, _ = play(state, "V3r0@0,0")
+    assert PASS not in GAME.legal_moves(state)
+    with pytest.raises(IllegalMoveError, match="compulsory"):
+        GAME.parse_move(state, "pass")
+    with pytest.raises(InvalidOptionsError):
+        PuzzOptions(second_piece="sometimes")
+
+
+def test_pass_only_in_a_free_turn() -> None:
+    state = GAME.new(2)
+    assert PASS not in GAME.legal_moves(state)
+    with pytest.raises(IllegalMoveError, match="Free Turn"):
+        GAME.parse_move(state, "pass")
+
+
+def test_a_player_without_room_is_skipped_and_game_ends() -> None:
+    # Red's V3 is boxed in by Blue (only the one-square hole 1,1 is left): Red can never place.
+    box = [(1, "Ir0@-1,-1"), (1, "Lr0@-1,0"), (1, "Vr0f@0,0")]
+    state = position([(0, "V3r0@0,0"), *box], to_act=1)
+    state, events = GAME.apply(state, GAME.legal_moves(state)[0])
+    assert any(e.kind == "pass" and "Red cannot place" in e.text for e in events)
+    assert GAME.to_act(state) == 1 and 0 in state.stuck
+    while GAME.to_act(state) is not None:
+        state, _ = GAME.apply(state, GAME.legal_moves(state)[0])
+    outcome = GAME.outcome(state)
+    assert outcome is not None and state.left(1) == ()
+
+
+# -- notation -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("text", ["L r1f @3,-2", "Lr1f@3,-2", "l r1 f 3,-2", "  L R1F @ 3 , -2 "])
+def test_relaxed_forms(text: str) -> None:
+    state = position([(0, "Ir0@0,-3")])
+    move = GAME.parse_move(state, text)
+    assert GAME.format_move(state, move) == "Lr1f@3,-2"
+
+
+def test_equivalent_orientation_is_normalised() -> None:
+    state = GAME.new(2)
+    assert GAME.format_move(state, GAME.parse_move(state, "Xr3f@0,0")) == "Xr0@0,0"
+    assert GAME.format_move(state, GAME.parse_move(state, "I r2 0,0")) == "Ir0@0,0"
+    assert GAME.format_move(state, GAME.parse_move(state, "V3 0,0")) == "V3r0@0,0"
+    assert GAME.format_move(state, GAME.parse_move(state, "v 0,0")) == "Vr0@0,0"
+
+
+@pytest.mark.parametrize(
+    ("text", "needle"),
+    [("Q r0 @1,1", "the pieces are F, I, L"), ("L r5 @1,1", "r0 to r3"), ("hello", "is not a move")],
+)
+def test_syntax_errors(text: str, needle: str) -> None:
+    with pytest.raises(InvalidMoveError, match=needle):
+        GAME.parse_move(GAME.new(2), text)
+
+
+def test_registry_and_identity() -> None:
+    assert registry.get("puzz") is GAME and registry.get("Puzz-Ominos") is GAME
+    with pytest.raises(InvalidOptionsError):
+        GAME.new(3)
+    with pytest.raises(InvalidOptionsError):
+        GAME.new(2, deal=["x"])
+    assert GAME.hand(GAME.new(2), 1) == ALL_PIECES
+
+
+def test_resign_ends_with_other_winning() -> None:
+    state, _ = play(GAME.new(2), "Ir0@0,0", "Tr0@0,1")
+    state, events = GAME.resign(state, 1)
+    outcome = GAME.outcome(state)
+    assert outcome is not None and outcome.winners == (0,) and outcome.forfeited == {1}
+    assert events[0].kind == "forfeit"
+
+
+def test_labels_and_describe() -> None:
+    state, _ = play(GAME.new(2), "Ir0@0,0")
+    move = GAME.parse_move(state, "Tr0@0,1")
+    assert GAME.move_label(state, move) == "Tr0@0,1 — +3"
+    assert "Blue's first piece must touch Red" in GAME.describe(state)
+
+
+def test_legal_moves_are_fast_late_game() -> None:
+    state = greedy_game(3, stop_at=20)
+    start = time.perf_counter()
+    GAME.legal_moves(state)
+    assert time.perf_counter() - start < 0.2
+
+
+# -- properties ---------------------------------------------------------------------------
+
+
+def greedy_game(seed: int, stop_at: int = 99) -> PuzzState:
+    state = GAME.new(2)
+    player = GreedyPlayer(seed)
+    while GAME.to_act(state) is not None and len(state.placements) < stop_at:
+        state, _ = GAME.apply(state, player.choose(GAME, state))
+    return state
+
+
+def check_invariants(state: PuzzState) -> None:
+    cells = [c for p in state.placements for c in p.cells]
+    assert len(cells) == len(set(cells)) == len(state.occupied)
+    assert sum(size(p.piece) for p in state.placements) == len(cells)
+    for seat in (0, 1):
+        played = state.played(seat)
+        assert len(played) == len(set(played)) <= 14
+        assert sum(p.points for p in state.placements if p.seat == seat) == state.scores[seat]
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), optional=st.booleans())
+def test_random_playouts_keep_invariants(seed: int, optional: bool) -> None:
+    rng = random.Random(seed)
+    options = PuzzOptions(second_piece="optional" if optional else "compulsory")
+    state = GAME.new(2, options)
+    while GAME.to_act(state) is not None:
+        moves = GAME.legal_moves(state)
+        assert moves and len(set(moves)) == len(moves)
+        for move in rng.sample(moves, min(5, len(moves))):
+            assert GAME.parse_move(state, GAME.format_move(state, move)) == move
+            if isinstance(move, Place):
+                assert illegal_reason(state, state.to_act or 0, move) is None
+                assert canonical_orientation(move.piece, move.orientation) == move.orientation
+        move = rng.choice(moves)
+        seat = state.to_act
+        assert seat is not None
+        gain = GAME.move_gain(state, move)
+        after, events = GAME.apply(state, move)
+        delta = after.scores[seat] - state.scores[seat]
+        assert delta == sum(e.points for e in events if e.kind == "score")
+        if isinstance(move, Place) and len(state.left(seat)) > 1:
+            assert gain == delta  # the estimate is exact before the last piece
+        state = after
+        check_invariants(state)
+    assert any(len(state.left(s)) == 0 for s in (0, 1)) or state.stuck == {0, 1}
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    piece=st.sampled_from(ALL_PIECES),
+    rotation=st.integers(0, 3),
+    flipped=st.booleans(),
+    x=st.integers(-30, 30),
+    y=st.integers(-30, 30),
+)
+def test_notation_round_trip(piece: str, rotation: int, flipped: bool, x: int, y: int) -> None:
+    from games.puzzominos import notation
+
+    orientation = canonical_orientation(piece, Orientation(rotation, flipped))
+    move = Place(piece, orientation, x, y)
+    assert notation.parse(notation.format_move(move)) == move
+    spaced = f" {piece.lower()} r{rotation}{' f' if flipped else ''} {x},{y}"
+    assert notation.parse(spaced) == move

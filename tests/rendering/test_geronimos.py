@@ -1,0 +1,129 @@
+"""Geronimos rendering: layout maths, image sizes, the last placement and golden images."""
+
+from __future__ import annotations
+
+import math
+import os
+from pathlib import Path
+
+import pytest
+from PIL import Image, ImageChops, ImageStat
+
+from games.ai import GreedyPlayer
+from games.geronimos import GAME, State
+from games.geronimos.hexgrid import DIRECTIONS, neighbours
+from games.geronimos.rules import frontier
+from rendering.common import BOARD_WIDTH, THEME
+from rendering.geronimos import Layout, fits_note, layout_for, render_board, render_hand
+
+GOLDEN = Path(__file__).parent / "golden"
+PLAYERS = ["alice", "bob"]
+
+
+def greedy_game(seed: int, plies: int | None = None) -> list[State]:
+    """Every state of a greedy self-play game (stopping after ``plies`` moves if given)."""
+    state = GAME.new(2, seed=seed)
+    player = GreedyPlayer(seed)
+    states = [state]
+    while GAME.to_act(state) is not None and (plies is None or len(states) <= plies):
+        state, _ = GAME.apply(state, player.choose(GAME, state))
+        states.append(state)
+    return states
+
+
+@pytest.fixture(scope="module")
+def finished_game() -> list[State]:
+    return greedy_game(7)
+
+
+def check_golden(image: Image.Image, name: str) -> None:
+    """Compare with ``golden/geronimos-<name>.png``; ``UPDATE_GOLDEN=1`` rewrites it."""
+    path = GOLDEN / f"geronimos-{name}.png"
+    if os.environ.get("UPDATE_GOLDEN") == "1" or not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        image.save(path)
+        if os.environ.get("UPDATE_GOLDEN") != "1":
+            pytest.skip(f"golden image {path.name} created")
+    golden = Image.open(path).convert("RGB")
+    assert golden.size == image.size
+    difference = ImageChops.difference(golden, image.convert("RGB"))
+    mean = sum(ImageStat.Stat(difference).mean) / 3
+    assert mean < 2.0, f"{path.name} differs by {mean:.2f} on average"
+
+
+# -- geometry ----------------------------------------------------------------------------------
+
+
+def test_cell_to_pixel() -> None:
+    layout = Layout(20.0, (100.0, 50.0))
+    assert layout.center((0, 0)) == (100.0, 50.0)
+    x, y = layout.center((1, 0))
+    assert x == pytest.approx(100 + 20 * math.sqrt(3)) and y == pytest.approx(50)
+    x, y = layout.center((0, 1))
+    assert x == pytest.approx(100 + 10 * math.sqrt(3)) and y == pytest.approx(80)
+    for cell in neighbours((0, 0)):
+        cx, cy = layout.center(cell)
+        assert math.hypot(cx - 100, cy - 50) == pytest.approx(20 * math.sqrt(3))
+
+
+def test_side_points_face_their_neighbours() -> None:
+    layout = Layout(30.0, (0.0, 0.0))
+    for side, step in enumerate(DIRECTIONS):
+        nx, ny = layout.center(step)
+        sx, sy = layout.side_point((0, 0), side, 2.0)  # twice the edge distance: the neighbour centre
+        assert (sx, sy) == (pytest.approx(nx), pytest.approx(ny))
+    top = layout.corners((0, 0))[0]
+    assert top == (pytest.approx(0.0), pytest.approx(-30.0))
+
+
+def test_layout_fits_the_width() -> None:
+    cells = [(q, r) for q in range(-6, 7) for r in range(-3, 4)]
+    layout, height = layout_for(cells)
+    for cell in cells:
+        for x, y in layout.corners(cell):
+            assert -0.5 <= x <= BOARD_WIDTH + 0.5 and -0.5 <= y <= height + 0.5
+    small, _ = layout_for([(0, 0)])
+    assert small.size == 46.0
+
+
+# -- images -----------------------------------------------------------------------------------
+
+
+def test_board_image_of_a_late_game(finished_game: list[State]) -> None:
+    late = finished_game[-2]
+    image = render_board(GAME.view(late, None), PLAYERS)
+    assert image.mode == "RGB" and image.width == BOARD_WIDTH and 300 < image.height < 800
+
+
+def test_last_placement_is_highlighted(finished_game: list[State]) -> None:
+    state = finished_game[-2]
+    assert state.last is not None
+    cells = [*state.tops, *frontier(state.tops)]
+    layout, _ = layout_for(cells)
+    image = render_board(GAME.view(state, None), PLAYERS)
+    strip_height = image.height - layout_for(cells)[1]
+    x, y = layout.side_point(state.last, 1, 0.9)  # inside the outline
+    pixel = image.getpixel((round(x), round(y + strip_height)))
+    assert isinstance(pixel, tuple)
+    assert sum(abs(a - b) for a, b in zip(pixel, THEME.highlight, strict=False)) < 60
+
+
+def test_hand_images() -> None:
+    states = greedy_game(7, plies=12)
+    numbered = next(s for s in reversed(states) if s.drawn not in ("", "L"))
+    image = render_hand(GAME.view(numbered, numbered.turn), numbered.turn, PLAYERS)
+    assert image.width == BOARD_WIDTH and image.height > 200
+    idle = render_hand(GAME.view(numbered, 1 - numbered.turn), 1 - numbered.turn, PLAYERS)
+    assert idle.height < 60
+    assert fits_note([]) == "fits nowhere" and fits_note(["1,2", "0,0^"]) == "at 1,2 · 0,0^"
+    assert fits_note(["a", "b", "c", "d"]) == "fits 4 places"
+
+
+def test_golden_board_at_the_end(finished_game: list[State]) -> None:
+    check_golden(render_board(GAME.view(finished_game[-1], None), PLAYERS), "end")
+
+
+def test_golden_hand() -> None:
+    states = greedy_game(7, plies=12)
+    state = next(s for s in reversed(states) if s.drawn not in ("", "L"))
+    check_golden(render_hand(GAME.view(state, state.turn), state.turn, PLAYERS), "hand")

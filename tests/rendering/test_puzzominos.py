@@ -1,0 +1,123 @@
+"""Puzz-Ominos rendering: layout maths, image sizes, the last-turn highlight, a golden image."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from PIL import Image, ImageChops
+
+from games.ai import GreedyPlayer
+from games.puzzominos import GAME
+from games.puzzominos.game import PuzzState
+from rendering.common import BOARD_WIDTH
+from rendering.puzzominos import (
+    HAND_CELL,
+    SEAT_COLOURS,
+    Layout,
+    board_image,
+    hand_slot,
+    layout_for,
+    render_board,
+    render_hand,
+)
+
+GOLDEN = Path(__file__).parent / "golden"
+PLAYERS = ["Alice", "Bob"]
+
+
+def late_game(seed: int = 4, plies: int = 24) -> PuzzState:
+    state = GAME.new(2)
+    player = GreedyPlayer(seed)
+    while GAME.to_act(state) is not None and len(state.placements) < plies:
+        state, _ = GAME.apply(state, player.choose(GAME, state))
+    return state
+
+
+@pytest.fixture(scope="module")
+def state() -> PuzzState:
+    return late_game()
+
+
+def compare_golden(image: Image.Image, name: str, tolerance: float = 2.0) -> None:
+    """Compare with ``golden/<name>``; ``UPDATE_GOLDEN=1`` rewrites it."""
+    path = GOLDEN / name
+    if os.environ.get("UPDATE_GOLDEN") == "1":
+        GOLDEN.mkdir(exist_ok=True)
+        image.save(path)
+    if not path.exists():
+        pytest.fail(f"no golden image {name}; run with UPDATE_GOLDEN=1 to create it")
+    golden = Image.open(path).convert("RGB")
+    assert golden.size == image.size
+    diff = ImageChops.difference(golden, image.convert("RGB")).convert("L")
+    mean = sum(i * n for i, n in enumerate(diff.histogram())) / (image.width * image.height)
+    assert mean <= tolerance, f"{name} differs from its golden image (mean {mean:.2f})"
+
+
+def test_layout_cell_to_pixel() -> None:
+    layout = Layout(min_x=-3, min_y=-2, cols=10, rows=8, cell=20)
+    assert layout.left == 30 + (540 - 30 - 6 - 200) // 2
+    assert layout.cell_box((-3, -2)) == (layout.left, 22, layout.left + 20, 42)
+    assert layout.cell_box((0, 0)) == (layout.left + 60, 62, layout.left + 80, 82)
+    assert layout.cell_center((1, 1)) == (layout.left + 90, 92)
+    assert layout.height == 22 + 160 + 6
+    assert layout.label_step() == 1
+
+
+def test_layout_fits_the_played_area_with_a_margin() -> None:
+    layout = layout_for([(0, 0), (20, 3), (-5, 12)])
+    assert (layout.min_x, layout.min_y) == (-6, -1)
+    assert layout.cols == 28 and layout.rows == 15
+    assert layout.left + layout.cols * layout.cell <= BOARD_WIDTH
+    small = layout_for([])
+    assert small.cols == small.rows == 9 and small.cell == 36
+
+
+def test_tall_layout_limits_height() -> None:
+    layout = layout_for([(0, 0), (0, 60)])
+    assert layout.height <= 660
+    assert layout.label_step() == 5
+
+
+def test_board_and_hand_sizes(state: PuzzState) -> None:
+    board = render_board(state, PLAYERS)
+    assert board.mode == "RGB" and board.width == BOARD_WIDTH and 300 < board.height < 800
+    hand = render_hand(state, 1, PLAYERS)
+    assert hand.mode == "RGB" and hand.width == BOARD_WIDTH
+    assert render_hand(GAME.new(2), 0, PLAYERS).height > render_hand(state, 0, PLAYERS).height
+
+
+def test_last_turn_is_highlighted(state: PuzzState) -> None:
+    layout = layout_for(state.occupied)
+    image = board_image(state, layout)
+    last = state.last_turn[-1]
+    older = next(p for p in state.placements if p.seat == last.seat and p not in state.last_turn)
+
+    def inner_pixel(cells: tuple[tuple[int, int], ...]) -> tuple[int, int, int]:
+        for cell in cells:
+            x0, y0, _, _ = layout.cell_box(cell)
+            pixel = image.getpixel((x0 + layout.cell // 4, y0 + layout.cell // 4))
+            assert isinstance(pixel, tuple)
+            return (pixel[0], pixel[1], pixel[2])
+        raise AssertionError
+
+    assert inner_pixel(older.cells) == SEAT_COLOURS[older.seat]
+    highlighted = inner_pixel(last.cells)
+    assert highlighted != SEAT_COLOURS[last.seat]
+    assert sum(highlighted) > sum(SEAT_COLOURS[last.seat])  # tinted lighter
+
+
+def test_hand_shows_pieces_in_r0(state: PuzzState) -> None:
+    image = render_hand(GAME.new(2), 0, PLAYERS)
+    x0, y0, x1, _ = hand_slot(1)  # I: five squares in a row, centred
+    middle = ((x0 + x1) // 2, y0 + 6 + 2 * HAND_CELL + HAND_CELL // 2)
+    assert image.getpixel(middle) == SEAT_COLOURS[0]
+
+
+def test_golden_board(state: PuzzState) -> None:
+    compare_golden(render_board(state, PLAYERS), "puzzominos-board.png")
+
+
+def test_golden_hand(state: PuzzState) -> None:
+    compare_golden(render_hand(state, 0, PLAYERS), "puzzominos-hand.png")
