@@ -2,7 +2,8 @@
 
 Canonical forms: ``goal``, ``tiles``, ``O4@C5``, ``score 2@E6``, ``discard O4``,
 ``discard goal 3``, ``end``. Relaxed forms: any case and spacing, a space instead of ``@``
-(``o4 c5``, ``score 2 e6``), ``2@E6`` without ``score``, ``draw goal`` / ``card`` for
+(``o4 c5``, ``score 2 e6``), ``2@E6`` without ``score``, ``score 2`` without a square
+(the rules accept it when card 2 matches exactly one region), ``draw goal`` / ``card`` for
 ``goal``, ``draw`` / ``draw tiles`` for ``tiles``, ``discard 3`` / ``discard card 3`` for
 ``discard goal 3``, ``done`` for ``end``.
 """
@@ -42,6 +43,9 @@ def _square(text: str, raw: str) -> int:
 
 
 def _score(text: str, rest: str) -> TileUpMove:
+    alone = rest.strip().lstrip("#")
+    if alone.isdigit():
+        return TileUpMove("score", card=int(alone))
     match = _PAIR.match(rest)
     if not match or not match.group(1).lstrip("#").isdigit():
         raise _bad(text, "write a score as `score 2@E6` (card number, then a square of the region)")

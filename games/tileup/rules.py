@@ -232,6 +232,8 @@ class TileUpGame(Game[TileUpState, TileUpMove]):
             listed = ", ".join(f"{n} {card_label(c)}" for n, c in enumerate(cards, start=1))
             raise IllegalMoveError(f"`{text}`: there is no goal card {move.card}; your cards are {listed}.")
         card = cards[move.card - 1]
+        if move.square < 0:
+            move = self._only_region(state, text, move, card)
         squares = geo.region(state.board, move.square)
         where = square_name(move.square)
         if not squares:
@@ -250,6 +252,24 @@ class TileUpGame(Game[TileUpState, TileUpMove]):
                 f"and is not exactly a {card_shape(card)} (no other tile of its colour may touch the shape)."
             )
         return replace(move, square=squares[0])
+
+    def _only_region(self, state: TileUpState, text: str, move: TileUpMove, card: str) -> TileUpMove:
+        """``score N`` without a square: the one region that card ``N`` matches."""
+        wanted = (card_colour(card), card_shape(card))
+        found = [
+            squares for colour, shape, squares in geo.shaped_regions(state.board) if (colour, shape) == wanted
+        ]
+        if not found:
+            raise IllegalMoveError(
+                f"`{text}`: no whole {card_label(card)} region is on the board now, so card {move.card} "
+                "cannot score."
+            )
+        if len(found) > 1:
+            listed = ", ".join(f"`score {move.card}@{square_name(squares[0])}`" for squares in found)
+            raise IllegalMoveError(
+                f"`{text}`: card {move.card} matches several regions; choose one: {listed}."
+            )
+        return replace(move, square=found[0][0])
 
     def _why_illegal(self, state: TileUpState, move: TileUpMove) -> str:
         seat = state.to_act
@@ -299,8 +319,7 @@ class TileUpGame(Game[TileUpState, TileUpMove]):
             "end": self._end,
         }[move.kind]
         after = handler(state, seat, move, events)
-        after = replace(after, last_move=format_move(move)) if not after.last_move.startswith("!") else after
-        return after, tuple(events)
+        return replace(after, last_move=format_move(move)), tuple(events)
 
     def _place(self, state: TileUpState, seat: int, move: TileUpMove, events: list[Event]) -> TileUpState:
         held = list(state.tiles[seat] or ())
@@ -354,6 +373,9 @@ class TileUpGame(Game[TileUpState, TileUpMove]):
     def _discard_tile(
         self, state: TileUpState, seat: int, move: TileUpMove, events: list[Event]
     ) -> TileUpState:
+        return self._after_discard(self._drop_tile(state, seat, move, events), seat, events)
+
+    def _drop_tile(self, state: TileUpState, seat: int, move: TileUpMove, events: list[Event]) -> TileUpState:
         held = list(state.tiles[seat] or ())
         held.remove(move.tile)
         bag = [*(state.bag or ()), move.tile]
@@ -363,16 +385,19 @@ class TileUpGame(Game[TileUpState, TileUpMove]):
             shuffles += 1
         events.append(Event("info", f"discarded {move.tile} into the bag", seat))
         state = replace(state, bag=tuple(bag), bag_size=len(bag), shuffles=shuffles)
-        return self._after_discard(_set_hand(state, seat, tiles=tuple(held)), seat, events)
+        return _set_hand(state, seat, tiles=tuple(held))
 
     def _discard_goal(
         self, state: TileUpState, seat: int, move: TileUpMove, events: list[Event]
     ) -> TileUpState:
+        return self._after_discard(self._drop_goal(state, seat, move, events), seat, events)
+
+    def _drop_goal(self, state: TileUpState, seat: int, move: TileUpMove, events: list[Event]) -> TileUpState:
         own = list(state.cards[seat] or ())
         card = own.pop(move.card - len(state.face_up) - 1)
         events.append(Event("info", f"discarded goal card {card_label(card)}", seat))
         state = replace(state, discards=(*state.discards, card))
-        return self._after_discard(_set_hand(state, seat, cards=tuple(own)), seat, events)
+        return _set_hand(state, seat, cards=tuple(own))
 
     def _after_discard(self, state: TileUpState, seat: int, events: list[Event]) -> TileUpState:
         return state if _over_limits(state, seat) else self._finish_turn(state, events)
@@ -420,7 +445,24 @@ class TileUpGame(Game[TileUpState, TileUpMove]):
         events.append(Event("game_end", f"the game is over: {reason}; winner: {', '.join(winners)}"))
         return replace(state, phase=OVER, reason=reason)
 
-    # -- end, forfeits -----------------------------------------------------------------
+    # -- end, forfeits, timeouts -------------------------------------------------------
+
+    def on_timeout(self, state: TileUpState) -> tuple[TileUpState, Events]:
+        """Out of time, the turn ends as it stands (no forfeit): with no action taken it is a
+        turn without one; over the limits, the lowest-numbered tiles and the last-drawn goal
+        cards are discarded for the player."""
+        if state.over:
+            return state, ()
+        seat = state.to_act
+        events = [Event("timeout", f"seat {seat + 1} ran out of time: the turn ends", seat)]
+        while state.tile_counts[seat] > TILE_LIMIT:
+            lowest = min(state.tiles[seat] or (), key=lambda tile: (tile[1], tile_key(tile)))
+            state = self._drop_tile(state, seat, TileUpMove("discard", lowest), events)
+        while state.card_counts[seat] > CARD_LIMIT:
+            last = len(state.face_up) + state.card_counts[seat]
+            state = self._drop_goal(state, seat, TileUpMove("discard_goal", card=last), events)
+        state = self._finish_turn(state, events)
+        return replace(state, last_move="!timeout"), tuple(events)
 
     def outcome(self, state: TileUpState) -> Outcome | None:
         """Highest score wins, ties share; forfeited seats rank last."""

@@ -24,6 +24,7 @@ from games.tileup.data import (
     shape_of,
     square_name,
 )
+from games.tileup.notation import parse_text
 from games.tileup.state import DISCARD, START
 
 
@@ -266,6 +267,16 @@ def test_face_up_replacement_uses_the_recycled_pile_not_the_scored_card() -> Non
     assert after.face_up == ("B-I4", "B-X5") and after.discards == ("O-L4",)
 
 
+def test_score_without_a_square_takes_the_only_matching_region() -> None:
+    state = with_board(base(), L_BOARD)
+    assert GAME.parse_move(state, "score 1") == TileUpMove("score", square=sq("C3"), card=1)
+    with pytest.raises(IllegalMoveError, match="no whole blue X5 region"):
+        GAME.parse_move(state, "score 2")
+    twice = with_board(base(), {**L_BOARD, "H3": "O3", "H4": "O2", "H5": "O4", "I5": "O1", "F6": "B3"})
+    with pytest.raises(IllegalMoveError, match=r"several regions; choose one: `score 1@C3`, `score 1@H3`"):
+        GAME.parse_move(twice, "score 1")
+
+
 # -- end of turn: limits ----------------------------------------------------------------
 
 
@@ -373,6 +384,56 @@ def test_resign_three_players_play_on() -> None:
     assert GAME.outcome(state) is None and GAME.to_act(state) == (seat + 1) % 3
 
 
+# -- timeouts ---------------------------------------------------------------------------
+
+
+def test_timeout_ends_the_turn_without_an_action() -> None:
+    state, events = GAME.on_timeout(base())
+    assert state.to_act == 1 and state.phase == START and state.idle_turns == 1
+    assert events[0].kind == "timeout" and state.last_move == "!timeout"
+    assert GAME.outcome(state) is None and not state.forfeited
+
+
+def test_timeout_after_placing_keeps_the_tiles_and_counts_as_a_placement() -> None:
+    state = play(base(), "O4@F4")
+    state, _ = GAME.on_timeout(state)
+    assert state.board[sq("F4")] == ("O4",) and state.to_act == 1 and state.idle_turns == 0
+
+
+def test_timeout_over_the_limits_discards_lowest_tiles_and_last_cards() -> None:
+    state = with_hand(base(), 0, "O2 O5 B2 B3 P4 P5 P5", ("P-I3", "B-T4", "P-O4"))
+    state = replace(state, bag=("P1", "B4", "O3", "O1"), bag_size=4)
+    state = play(state, "tiles", "end")
+    assert state.phase == DISCARD and state.tile_counts[0] == 10
+    state, events = GAME.on_timeout(state)
+    assert state.to_act == 1 and state.tiles[0] == ("O3", "O5", "B3", "B4", "P4", "P5", "P5")
+    assert [e.text for e in events if "discarded" in e.text] == [
+        "discarded P1 into the bag",
+        "discarded O2 into the bag",
+        "discarded B2 into the bag",
+    ]
+    goal = play(with_hand(base(), 0, "O4", ("P-I3", "B-T4", "P-O4")), "goal")
+    goal, _ = GAME.on_timeout(goal)
+    assert goal.cards[0] == ("P-I3", "B-T4", "P-O4") and goal.discards == ("O-V3",)
+
+
+def test_a_record_with_a_timeout_replays() -> None:
+    from games.records import TIMEOUT, new_record, replay
+
+    state = GAME.new(2, seed=9)
+    record = new_record(GAME, ["a", "b"], {}, 9)
+    record = record.with_move(state.to_act, "tiles").with_move(state.to_act, TIMEOUT)
+    final = replay(record).final
+    assert final.to_act != state.to_act and final.tile_counts[state.to_act] == 6
+
+
+def test_last_move_follows_play_after_a_resignation() -> None:
+    state, _ = GAME.resign(GAME.new(3, seed=4), 2)
+    assert state.last_move == "!resign"
+    state = play(state, "tiles")
+    assert state.last_move == "tiles"
+
+
 # -- notation, views and text -----------------------------------------------------------
 
 
@@ -388,6 +449,22 @@ def test_resign_three_players_play_on() -> None:
 )
 def test_relaxed_notation(text: str, move: TileUpMove) -> None:
     assert GAME.parse_move(base(), text) == move
+
+
+@pytest.mark.parametrize(
+    ("text", "move"),
+    [
+        ("score 2", TileUpMove("score", card=2)),
+        ("2@e6", TileUpMove("score", card=2, square=sq("E6"))),
+        ("discard card 4", TileUpMove("discard_goal", card=4)),
+        ("discard 4", TileUpMove("discard_goal", card=4)),
+        ("discard p5", TileUpMove("discard", "P5")),
+        ("done", TileUpMove("end")),
+        ("card", TileUpMove("goal")),
+    ],
+)
+def test_relaxed_notation_syntax(text: str, move: TileUpMove) -> None:
+    assert parse_text(text) == move
 
 
 def test_syntax_errors_quote_the_input() -> None:
