@@ -1,0 +1,170 @@
+"""Values of a Geominos game: options, placed tiles, moves and the state."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+from games.core import GameOptions, require_choice, require_range
+from games.geominos.board import SIZE
+from games.geominos.tiles import Pose, pose
+
+MODES = ("five", "all", "one")
+CLOCKS = ("live", "async")
+MATCH = ("off", "on")
+HAND_SIZE = 5
+"""Tiles each player takes before play in the Five-Tile game."""
+
+
+@dataclass(frozen=True)
+class Options(GameOptions):
+    """Variants: how the tiles are given out, the clock, and match play (defaults first)."""
+
+    mode: str = "five"
+    clock: str = "live"
+    minutes: int = 2
+    hours: int = 24
+    match: str = "off"
+
+    def validate(self) -> None:
+        """Check every option's range."""
+        require_choice("mode", self.mode, MODES)
+        require_choice("clock", self.clock, CLOCKS)
+        require_range("minutes", self.minutes, 1, 3)
+        require_range("hours", self.hours, 1, 168)
+        require_choice("match", self.match, MATCH)
+
+
+@dataclass(frozen=True)
+class Move:
+    """A placement: the tile, its side and clockwise rotation, and the square (row, column from
+    0) of the top-left corner of its bounding box."""
+
+    tile: str
+    side: str
+    rotation: int
+    row: int
+    col: int
+
+    @property
+    def pose(self) -> Pose:
+        """The tile turned as this move places it."""
+        return pose(self.tile, self.side, self.rotation)
+
+
+@dataclass(frozen=True)
+class Placed:
+    """A tile on the board: how it lies, who placed it (None for the center tile) and its cost."""
+
+    tile: str
+    side: str
+    rotation: int
+    row: int
+    col: int
+    owner: int | None
+    points: int = 0
+
+    @property
+    def pose(self) -> Pose:
+        """The tile turned as it lies."""
+        return pose(self.tile, self.side, self.rotation)
+
+    def squares(self) -> list[tuple[int, int, int]]:
+        """``(row, col, pips)`` of each section on the board."""
+        return [(self.row + dr, self.col + dc, pips) for dr, dc, pips in self.pose.sections]
+
+
+@dataclass(frozen=True)
+class State:
+    """A whole game (or match).
+
+    ``board`` lists the placed tiles, the center tile first. ``hands[seat]`` are the tiles a seat
+    holds (in One-Tile, the tile drawn for the current turn). ``deck`` is the rest of the deck,
+    top card first; ``aside`` the cards set aside unplayed (three players, tiles that found no
+    place in One-Tile, the hands of forfeited seats). ``points`` are this game's points,
+    ``totals`` the match totals (equal to ``points`` outside match play). ``penalized`` is True
+    once the seat to act has had its first time-out this turn.
+    """
+
+    options: Options
+    seed: int
+    decks: tuple[tuple[str, ...], ...]
+    game_index: int
+    starter: int
+    board: tuple[Placed, ...]
+    hands: tuple[tuple[str, ...], ...]
+    deck: tuple[str, ...]
+    aside: tuple[str, ...]
+    turn: int | None
+    points: tuple[int, ...]
+    totals: tuple[int, ...]
+    forfeited: frozenset[int] = frozenset()
+    penalized: bool = False
+    finished: bool = False
+    reason: str = ""
+    last: int | None = None
+    plies: int = 0
+    past_games: tuple[tuple[int, ...], ...] = ()
+
+    @property
+    def players(self) -> int:
+        """How many seats."""
+        return len(self.hands)
+
+    @cached_property
+    def grid(self) -> tuple[int, ...]:
+        """Pips on every square (index ``row * 21 + col``), 0 where empty."""
+        cells = [0] * (SIZE * SIZE)
+        for placed in self.board:
+            for row, col, pips in placed.squares():
+                cells[row * SIZE + col] = pips
+        return tuple(cells)
+
+    @cached_property
+    def owners(self) -> tuple[int, ...]:
+        """Which entry of ``board`` covers every square, -1 where empty."""
+        cells = [-1] * (SIZE * SIZE)
+        for index, placed in enumerate(self.board):
+            for row, col, _ in placed.squares():
+                cells[row * SIZE + col] = index
+        return tuple(cells)
+
+    @cached_property
+    def occupied(self) -> int:
+        """A bit mask of the covered squares (bit ``row * 21 + col``)."""
+        mask = 0
+        for index, pips in enumerate(self.grid):
+            if pips:
+                mask |= 1 << index
+        return mask
+
+    @cached_property
+    def frontier(self) -> dict[int, tuple[tuple[int, int], ...]]:
+        """For each pip value, the empty squares ``(row, col)`` next to a section showing it."""
+        grid = self.grid
+        found: dict[int, list[tuple[int, int]]] = {value: [] for value in range(1, 7)}
+        for index, pips in enumerate(grid):
+            if pips:
+                continue
+            row, col = divmod(index, SIZE)
+            near = set()
+            if row > 0 and grid[index - SIZE]:
+                near.add(grid[index - SIZE])
+            if row < SIZE - 1 and grid[index + SIZE]:
+                near.add(grid[index + SIZE])
+            if col > 0 and grid[index - 1]:
+                near.add(grid[index - 1])
+            if col < SIZE - 1 and grid[index + 1]:
+                near.add(grid[index + 1])
+            for value in near:
+                found[value].append((row, col))
+        return {value: tuple(squares) for value, squares in found.items()}
+
+    @cached_property
+    def legal(self) -> tuple[Move, ...]:
+        """Every legal placement of the seat to act (computed once per state)."""
+        from games.geominos.rules import placements  # the rules import this module
+
+        if self.turn is None or self.finished:
+            return ()
+        return tuple(placements(self, self.hands[self.turn]))
