@@ -344,7 +344,7 @@ def test_max_draws_3_then_pass_minus_10() -> None:
     board = {(0, 0): "555"}
     well = ["011", "002", "003", "055", "111"]
     state = position(board, [["001", "012"], ["013"]], well, max_draws="3")
-    after, events = play(state, "draw")
+    after, _events = play(state, "draw")
     assert after.scores[0] == -15 and after.stuck and GAME.legal_moves(after) == [PASS_MOVE]
     assert len(after.well) == 2 and len(after.hands[0]) == 5
     passed, _ = play(after, "pass")
@@ -408,7 +408,7 @@ def test_blocked_round_ties_lower_total_then_earlier_seat_from_opener() -> None:
     state = position(board, [["013"], ["001"], ["002"]], [])
     state = replace(state, opener=2)
     for _ in range(3):
-        state, events = play(state, "pass")
+        state, _events = play(state, "pass")
     # all hold one tile; seat 2 (001) has the lowest total
     assert state.scores[1] == -10 + hand_total(("013", "002")) - 1
     tied = replace(position(board, [["003"], ["012"], ["004"]], []), opener=1)
