@@ -164,7 +164,8 @@ async def test_live_clock_penalty_extra_minute_then_forfeit(world: Any, db_path:
     await env.advance_time(31)
     assert game_state(db_path, gid)[0] == "finished"
     assert "forfeits" in channel.last_message.content and "Game over" in channel.last_message.content
-    assert rows(db_path, "SELECT notation FROM moves WHERE game_id = ?", gid) == [("!timeout",), ("!timeout",)]
+    notations = rows(db_path, "SELECT notation FROM moves WHERE game_id = ?", gid)
+    assert notations == [("!timeout",), ("!timeout",)]
     ranks = dict(rows(db_path, "SELECT seat, rank FROM results WHERE game_id = ?", gid))
     assert ranks[seat] == 2 and ranks[1 - seat] == 1
 
