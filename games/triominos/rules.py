@@ -168,8 +168,8 @@ def tile_fits_somewhere(state: State, tile: str) -> bool:
 
 def compute_legal(state: State) -> tuple[Move, ...]:
     """The legal moves of the seat to act."""
-    if state.finished:
-        return ()
+    if state.finished or (state.masked and (state.opening or state.turn in state.masked)):
+        return ()  # a view that hides what the moves depend on
     if state.opening:
         return opening_moves(state)
     if state.stuck:
@@ -279,7 +279,8 @@ def place(state: State, move: Move) -> tuple[State, tuple[Event, ...]]:
         stuck=False,
         passes=0,
         last=move.cell,
-        last_text=f"{seat_name(seat)}: {where} +{gained}" + (f" ({bonus_name})" if bonus_name else ""),
+        last_seat=seat,
+        last_text=f"{where} +{gained}" + (f" ({bonus_name})" if bonus_name else ""),
         plies=state.plies + 1,
     )
     if not hand:
@@ -319,7 +320,8 @@ def draw(state: State) -> tuple[State, tuple[Event, ...]]:
         scores=add_points(state.scores, seat, -lost),
         drawn=found,
         stuck=not found,
-        last_text=f"{seat_name(seat)}: drew {count} (−{lost})",
+        last_seat=seat,
+        last_text=f"drew {count} (−{lost})",
         plies=state.plies + 1,
     )
     return after, tuple(events)
@@ -336,7 +338,8 @@ def pass_turn(state: State, verb: str, penalty: int) -> tuple[State, tuple[Event
         drawn="",
         stuck=False,
         passes=state.passes + 1,
-        last_text=f"{seat_name(seat)}: {verb} (−{penalty})",
+        last_seat=seat,
+        last_text=f"{verb} (−{penalty})",
         plies=state.plies + 1,
     )
     if not after.well and after.passes >= len(after.active):

@@ -57,7 +57,8 @@ class State:
     hold tile names, sorted. ``well`` is the draw pile, the next tile first. ``drawn`` is the
     tile the seat to act drew and must play now (it is also in its hand); ``stuck`` is True after
     a draw found nothing that fits: the seat must pass. ``passes`` counts passes since the last
-    placement. ``masked`` are the seats whose hands this (view) state hides.
+    placement. ``last``, ``last_seat`` and ``last_text`` describe the latest move (for the
+    board image). ``masked`` are the seats whose hands this (view) state hides.
     """
 
     options: Options
@@ -76,6 +77,7 @@ class State:
     stuck: bool = False
     passes: int = 0
     last: Cell | None = None
+    last_seat: int | None = None
     last_text: str = ""
     plies: int = 0
     round_summary: str = ""
