@@ -261,10 +261,10 @@ def place(state: State, move: Move) -> tuple[State, tuple[Event, ...]]:
     tile = LAID_TO_TILE[move.laid]
     tile_points, bonus_name, bonus_points = placement_points(state, move)
     where = f"{move.laid}@{format_cell(move.cell)}"
-    events = [Event("score", f"{seat_name(seat)} lays {where} +{tile_points}", seat, tile_points)]
+    events = [Event("score", f"{where} +{tile_points}", seat, tile_points)]
     if state.opening and tile == "000" and opening_tile(state.hands, state.active)[1] != "000":
         shown = opening_tile(state.hands, state.active)[1]
-        events.append(Event("info", f"{seat_name(seat)} opens with 0-0-0 and shows {shown}", seat))
+        events.append(Event("info", f"opens with 0-0-0 and shows {shown}", seat))
     if bonus_points:
         events.append(Event("score", f"{bonus_name} +{bonus_points}", seat, bonus_points))
     gained = tile_points + bonus_points
@@ -303,7 +303,7 @@ def draw(state: State) -> tuple[State, tuple[Event, ...]]:
             break
     lost = DRAW_PENALTY * len(drawn)
     count = len(drawn)
-    text = f"{seat_name(seat)} draws {count} tile{'s' if count != 1 else ''} from the well −{lost}"
+    text = f"draws {count} tile{'s' if count != 1 else ''} from the well −{lost}"
     text += f" ({', '.join(f'draw {i + 1} −{DRAW_PENALTY}' for i in range(count))})"
     if found:
         text += f"; the last one fits and must be played: {found}"
@@ -331,7 +331,7 @@ def pass_turn(state: State, verb: str, penalty: int) -> tuple[State, tuple[Event
     """The seat to act loses ``penalty`` and the turn passes; all active seats passing with an
     empty well blocks the round."""
     seat = state.turn
-    events = [Event("pass", f"{seat_name(seat)} {verb} −{penalty}", seat, -penalty)]
+    events = [Event("pass", f"{verb} −{penalty}", seat, -penalty)]
     after = replace(
         state,
         scores=add_points(state.scores, seat, -penalty),

@@ -223,7 +223,7 @@ def test_opening_without_triple_5_4_3_scores_12() -> None:
     assert len(GAME.legal_moves(state)) == 3  # any rotation at 0,0
     after, events = play(state, "534@0,0")
     assert after.scores == (0, 12)
-    assert [e.text for e in events if e.points] == ["seat 2 lays 534@0,0 +12"]
+    assert [e.text for e in events if e.points] == ["534@0,0 +12"]
 
 
 def test_equal_totals_compare_sorted_numbers() -> None:
@@ -358,7 +358,7 @@ def test_empty_well_pass_minus_10_and_pass_only_when_forced() -> None:
     state = position(board, [["001", "012"], ["155", "013"]], [])
     assert GAME.legal_moves(state) == [PASS_MOVE]
     after, events = play(state, "pass")
-    assert after.scores == (-10, 0) and events[0].text == "seat 1 passes −10"
+    assert after.scores == (-10, 0) and events[0].text == "passes −10"
     with pytest.raises(IllegalMoveError, match="not allowed"):
         GAME.parse_move(after, "pass")
     with pytest.raises(IllegalMoveError):
