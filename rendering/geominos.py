@@ -217,7 +217,10 @@ def strip_for(state: State, players: Sequence[str], width: int) -> Image.Image:
         parts.append(f"game {state.game_index + 1}/{state.players}")
     parts.append(f"deck {len(state.deck)}")
     if state.finished:
-        parts.append("game over")
+        playing = [seat for seat in range(state.players) if seat not in state.forfeited]
+        best = min((state.totals[seat] for seat in playing), default=0)
+        winners = [players[seat] for seat in playing if state.totals[seat] == best]
+        parts.append(f"game over: {' and '.join(winners)} {'wins' if len(winners) == 1 else 'share first'}")
     elif state.turn is not None:
         parts.append(f"{players[state.turn]} to play")
     turn = None if state.finished else state.turn

@@ -34,6 +34,16 @@ class Options(GameOptions):
         require_range("hours", self.hours, 1, 168)
         require_choice("match", self.match, MATCH)
 
+    def describe(self) -> str:
+        """A short summary, e.g. ``Five-Tile, live clock 2 min a move, single game``."""
+        mode = {"five": "Five-Tile", "all": "All-Tile", "one": "One-Tile"}[self.mode]
+        if self.clock == "live":
+            clock = f"live clock {self.minutes} min a move (+5 and one more minute, then forfeit)"
+        else:
+            clock = f"async clock {self.hours} h a move (+5 and the same again, then forfeit)"
+        match = "match play (one game per player)" if self.match == "on" else "single game"
+        return f"{mode}, {clock}, {match}"
+
 
 @dataclass(frozen=True)
 class Move:
