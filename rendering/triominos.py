@@ -246,7 +246,8 @@ def strip(view: State, players: Sequence[str], width: int) -> Image.Image:
     """The score strip: every player with score and tiles in hand; the seat to act marked."""
     lines = []
     for seat in range(view.players):
-        extra = "resigned" if seat in view.forfeited else f"{len(view.hands[seat])} tiles"
+        count = len(view.hands[seat])
+        extra = "resigned" if seat in view.forfeited else f"{count} tile{'' if count == 1 else 's'}"
         lines.append(ScoreLine(player_name(players, seat), view.scores[seat], extra))
     return score_strip(width, lines, None if view.finished else view.turn, title=strip_title(view, players))
 
