@@ -634,3 +634,12 @@ def test_deal_lists_later_rounds_too() -> None:
     assert "444" in second.hands[0] and "333" in second.hands[0] and second.opener == 0
     third = deal_round(state, 3)  # shuffled from the seed
     assert sorted([*third.well, *third.hands[0], *third.hands[1]]) == sorted(TILES)
+
+
+def test_rules_file_notation_example() -> None:
+    from games.triominos.notation import parse_syntax
+
+    move = parse_syntax("453@2,-1")
+    assert move == Move(PLACE, "453", (2, -1)) and LAID_TO_TILE["453"] == "345"
+    assert not points_up((2, -1))  # a down cell: 4 at the bottom, 5 upper left, 3 upper right
+    assert parse_syntax("453 2,-1") == parse_syntax("4-5-3@2,-1") == move
