@@ -136,6 +136,12 @@ async def test_bad_notation_and_illegal_moves_are_refused(world: Any, db_path: s
         assert expected in result.content, (text, result.content)
     assert table_counts(db_path) == before
     assert game_state(db_path, gid)[1] == 0
+    hint = shown(await mover.slash(channel, "geominos hint"))
+    assert hint.ephemeral and "/geominos play move:" in hint.content
+    board = shown(await waiting.slash(channel, "geominos board"))
+    assert board.ephemeral and board.attachments and "<t:" in board.content
+    rules = shown(await cara.slash(channel, "geominos rules"))
+    assert rules.ephemeral and rules.embeds and "Chair B90 K12" in str(rules.embeds[0].to_dict())
 
 
 async def test_live_clock_penalty_extra_minute_then_forfeit(world: Any, db_path: str) -> None:

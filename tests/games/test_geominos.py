@@ -184,6 +184,11 @@ def test_figures_3_and_4_joe_is_assessed_1_and_anna_4() -> None:
 
 
 def test_a_one_pip_section_on_a_light_square_costs_one() -> None:
+    # Hammer B0 at C1: C1 (1 pip) is on the light corner block; D1, E1, D2, D3 are dark
+    assert pose("Hammer", "B", 0).sections == ((0, 0, 1), (0, 1, 2), (0, 2, 6), (1, 1, 1), (2, 1, 5))
+    assert move_cost(Move("Hammer", "B", 0, 0, 2)) == 1
+    # Hammer A0 at B3: B3 (3) and C3 (1) are light, D3 (5), C4 (4) and C5 (2) dark: 4 points
+    assert move_cost(Move("Hammer", "A", 0, 2, 1)) == 4
     # Hammer A0 at A1: sections A1 (3), B1 (1), C1 (5), B2 (4), B3 (2), all on the light corner block
     assert move_cost(Move("Hammer", "A", 0, 0, 0)) == 3 + 1 + 5 + 4 + 2
     # at D1 the whole hammer is on a dark block: nothing to pay
@@ -472,9 +477,10 @@ def tile_count(state: State) -> int:
     players=st.integers(2, 4),
     seed=st.integers(0, 10_000),
     mode=st.sampled_from(["five", "all", "one"]),
+    match=st.sampled_from(["off", "on"]),
 )
-def test_playouts_keep_the_invariants(players: int, seed: int, mode: str) -> None:
-    state = new(players, seed=seed, mode=mode)
+def test_playouts_keep_the_invariants(players: int, seed: int, mode: str, match: str) -> None:
+    state = new(players, seed=seed, mode=mode, match=match)
     player = RandomPlayer(seed)
     rng = random.Random(seed)
     penalties = 0
@@ -489,10 +495,16 @@ def test_playouts_keep_the_invariants(players: int, seed: int, mode: str) -> Non
         state, events = GAME.apply(state, move)
         gained = sum(e.points for e in events if e.kind == "score")
         assert sum(state.totals) - sum(before) == gained
+        ends = [index for index, e in enumerate(events) if e.kind == "round_end"]
+        if ends:  # a new game of the match began: count its penalties only
+            penalties = 0
+            events = events[ends[-1] + 1 :]
         penalties += sum(1 for e in events if e.text.startswith("no legal placement"))
+    assert len(state.past_games) == (players if match == "on" else 1)
+    assert state.totals == tuple(map(sum, zip(*state.past_games, strict=True)))
     squares = sum(len(p.pose.sections) for p in state.board)
     assert squares == sum(1 for pips in state.grid if pips), "tiles never overlap"
-    assert sum(state.totals) == sum(p.points for p in state.board) + 5 * penalties
+    assert sum(state.points) == sum(p.points for p in state.board) + 5 * penalties
     assert tile_count(state) == 21
     expected_unplayed = 2 if players == 3 else 0
     assert len(state.aside) >= expected_unplayed
