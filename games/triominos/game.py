@@ -99,7 +99,7 @@ class Triominos(Game[State, Move]):
             return state, ()
         if state.opening:
             return rules.place(state, state.legal[0])
-        return rules.pass_turn(state, "ran out of time", rules.PASS_PENALTY)
+        return rules.pass_turn(state, "turn lost", rules.PASS_PENALTY)
 
     def view(self, state: State, seat: int | None) -> State:
         """Other hands and the well are masked (their sizes stay); the deal is removed."""

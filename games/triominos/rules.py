@@ -261,7 +261,7 @@ def place(state: State, move: Move) -> tuple[State, tuple[Event, ...]]:
     tile = LAID_TO_TILE[move.laid]
     tile_points, bonus_name, bonus_points = placement_points(state, move)
     where = f"{move.laid}@{format_cell(move.cell)}"
-    events = [Event("score", f"{where} +{tile_points}", seat, tile_points)]
+    events = [Event("score", f"tile {tile} +{tile_points}", seat, tile_points)]
     if state.opening and tile == "000" and opening_tile(state.hands, state.active)[1] != "000":
         shown = opening_tile(state.hands, state.active)[1]
         events.append(Event("info", f"opens with 0-0-0 and shows {shown}", seat))
@@ -303,10 +303,9 @@ def draw(state: State) -> tuple[State, tuple[Event, ...]]:
             break
     lost = DRAW_PENALTY * len(drawn)
     count = len(drawn)
-    text = f"draws {count} tile{'s' if count != 1 else ''} from the well −{lost}"
-    text += f" ({', '.join(f'draw {i + 1} −{DRAW_PENALTY}' for i in range(count))})"
+    text = f"draws {count} tile{'s' if count != 1 else ''} from the well, −{DRAW_PENALTY} each: −{lost}"
     if found:
-        text += f"; the last one fits and must be played: {found}"
+        text += f"; {'the last one, ' if count > 1 else ''}{found}, fits and must be played"
     elif not well:
         text += "; nothing fits and the well is empty: pass (−10)"
     else:
@@ -397,7 +396,7 @@ def close_round(
         f"{seat_name(seat)} {hand_total(state.hands[seat])}" for seat in state.active if seat != winner
     )
     totals = ", ".join(f"{seat_name(seat)} {state.scores[seat]}" for seat in range(state.players))
-    text = f"{summary}. Points in the hands: {hands or 'none'}. Totals: {totals}."
+    text = f"{summary} · points in the hands: {hands or 'none'} · totals: {totals}"
     events.append(Event("round_end", text, winner))
     target = state.options.target
     reached = [seat for seat in state.active if state.scores[seat] >= target]

@@ -223,7 +223,7 @@ def test_opening_without_triple_5_4_3_scores_12() -> None:
     assert len(GAME.legal_moves(state)) == 3  # any rotation at 0,0
     after, events = play(state, "534@0,0")
     assert after.scores == (0, 12)
-    assert [e.text for e in events if e.points] == ["534@0,0 +12"]
+    assert [e.text for e in events if e.points] == ["tile 345 +12"]
 
 
 def test_equal_totals_compare_sorted_numbers() -> None:
@@ -385,7 +385,7 @@ def test_going_out_scores_25_plus_the_other_hands_and_deals_again() -> None:
     texts = [e.text for e in events]
     assert "going out +25" in texts and f"tiles left in the other hands +{others}" in texts
     summary = next(e for e in events if e.kind == "round_end")
-    assert "seat 1 went out and wins the round" in summary.text and "Totals:" in summary.text
+    assert "seat 1 went out and wins the round" in summary.text and "totals: seat 1" in summary.text
     assert after.round == state.round + 1 and after.board == () and after.opening
     assert [len(h) for h in after.hands] == [7, 7, 7]
     assert "Round 1: seat 1 went out" in GAME.describe(after)
