@@ -102,8 +102,10 @@ class Geominos(Game[State, Move]):
         return float(state.options.minutes * 60)
 
     def view(self, state: State, seat: int | None) -> State:
-        """Hands are public; the order of the deck and the set-aside tiles are hidden."""
-        return replace(state, deck=("?",) * len(state.deck), aside=("?",) * len(state.aside))
+        """Hands are public; the deck (its order, the decks of a deal, the seed) and the
+        set-aside tiles are hidden."""
+        hidden = ("?",) * len(state.deck)
+        return replace(state, deck=hidden, aside=("?",) * len(state.aside), decks=(), seed=0)
 
     def hand(self, state: State, seat: int) -> tuple[str, ...] | None:
         """The tiles ``seat`` holds (everybody can see them)."""

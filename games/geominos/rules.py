@@ -9,7 +9,7 @@ from typing import Any
 
 from games.core import Event, Outcome, rank_by_scores, seeded_rng
 from games.errors import InvalidOptionsError
-from games.geominos.board import SIZE, center_origin, placement_cost, square_name
+from games.geominos.board import SIZE, center_origin, placement_cost
 from games.geominos.state import HAND_SIZE, Move, Options, Placed, State
 from games.geominos.tiles import TILE_NAMES, pose, poses
 
@@ -196,16 +196,21 @@ def next_turn(state: State, first: int, events: tuple[Event, ...]) -> tuple[Stat
         if state.options.mode == "one" and not state.hands[seat]:
             drawn = state.deck[0]
             state = replace(_with_hand(state, seat, (drawn,)), deck=state.deck[1:])
-            log.append(Event("draw", f"draws {drawn}", seat))
+            log.append(Event("draw", f"seat {seat + 1} draws {drawn}", seat))
         hand = state.hands[seat]
         if hand and can_place(state, hand):
             return replace(state, turn=seat, penalized=False), tuple(log)
         if hand:
             state = _add_points(state, seat, NO_PLACEMENT_PENALTY)
             log.append(
-                Event("score", f"no legal placement +{NO_PLACEMENT_PENALTY}", seat, NO_PLACEMENT_PENALTY)
+                Event(
+                    "score",
+                    f"seat {seat + 1}: no legal placement +{NO_PLACEMENT_PENALTY}",
+                    seat,
+                    NO_PLACEMENT_PENALTY,
+                )
             )
-            log.append(Event("pass", "passes", seat))
+            log.append(Event("pass", "", seat))  # the score event above says it
             if state.options.mode == "one":
                 state = replace(_with_hand(state, seat, ()), aside=(*state.aside, *hand))
         idle += 1
@@ -247,8 +252,7 @@ def apply_move(state: State, move: Move) -> tuple[State, tuple[Event, ...]]:
         turn=None,
     )
     after = _add_points(after, seat, cost)
-    where = f"{move.tile} {move.side}{move.rotation} {square_name(move.row, move.col)}"
-    events: list[Event] = [Event("score", f"{where}: pips on light squares +{cost}", seat, cost)]
+    events: list[Event] = [Event("score", f"pips on light squares +{cost}", seat, cost)]
     if state.options.mode == "five" and after.deck:
         drawn = after.deck[0]
         after = replace(_with_hand(after, seat, (*after.hands[seat], drawn)), deck=after.deck[1:])
@@ -270,7 +274,14 @@ def forfeit(state: State, seat: int, why: str) -> tuple[State, tuple[Event, ...]
     events = (Event("forfeit", f"seat {seat + 1} {why} and forfeits", seat),)
     playing = seat_order(after.players, 0, after.forfeited)
     if len(playing) < 2:
-        finished = replace(after, turn=None, finished=True, penalized=False, reason=f"seat {seat + 1} {why}")
+        finished = replace(
+            after,
+            turn=None,
+            finished=True,
+            penalized=False,
+            reason=f"seat {seat + 1} {why}",
+            past_games=(*after.past_games, after.points),
+        )
         return finished, (*events, Event("game_end", "game over: one player is left"))
     if state.turn == seat:
         return next_turn(replace(after, turn=None), (seat + 1) % state.players, events)
