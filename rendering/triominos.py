@@ -32,6 +32,10 @@ LABEL_LEFT = 28
 MARGIN_CELLS = 1
 """Empty columns of margin beside the frontier (the frontier is the margin above and below)."""
 
+EMPTY_AREA = [(x, y) for x in range(-3, 4) for y in range(-1, 2)]
+"""The cells shown around 0,0 before the opening tile is laid."""
+NOTE_BAND = 26
+
 TILE_FILL: RGB = (255, 252, 240)
 TILE_EDGE: RGB = (60, 60, 60)
 EMPTY_FILL: RGB = (234, 229, 216)
@@ -204,11 +208,12 @@ def draw_labels(draw: ImageDraw.ImageDraw, layout: Layout, frame: Frame, width: 
 def draw_board(view: State) -> Image.Image:
     """The layout with its margin, labels and the last tile highlighted."""
     frontier = set(view.frontier) if view.board else {(0, 0)}
-    frame = frame_for([*view.cells, *frontier, (0, 0)])
+    frame = frame_for([*view.cells, *frontier] if view.board else EMPTY_AREA)
     layout, height = layout_for(frame)
+    note = "" if view.board or view.finished else f"Round {view.round}: the opening tile goes on 0,0"
     width = max(BOARD_WIDTH, board_width_needed(frame, layout.side))
     big = layout.scaled(SCALE)
-    image = Image.new("RGB", (width * SCALE, height * SCALE), THEME.background)
+    image = Image.new("RGB", (width * SCALE, (height + (NOTE_BAND if note else 0)) * SCALE), THEME.background)
     draw = ImageDraw.Draw(image)
     draw_grid(draw, big, frame, frontier)
     for cell, _ in view.board:
@@ -220,9 +225,8 @@ def draw_board(view: State) -> Image.Image:
     for cell, laid in view.board:
         draw_numbers(draw, layout, cell, laid)
     draw_labels(draw, layout, frame, width, height)
-    if not view.board and not view.finished:
-        note = f"Round {view.round}: the opening tile goes on 0,0"
-        draw.text((width / 2, height - 14), note, font=font(13), fill=THEME.ink, anchor="mm")
+    if note:
+        draw.text((width / 2, height + NOTE_BAND / 2), note, font=font(14), fill=THEME.ink, anchor="mm")
     return image
 
 
