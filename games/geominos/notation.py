@@ -45,6 +45,11 @@ def match_tile(prefix: str) -> list[str]:
 def _split(raw: str) -> tuple[str, str, int, tuple[int, int]]:
     """Read name prefix, side, rotation and square; raises :class:`InvalidMoveError`."""
     text = " ".join(raw.lower().split())
+    if text in ("pass", "draw"):
+        raise InvalidMoveError(
+            f"`{raw}`: nobody passes or draws by choice in Geominos: a player with no legal placement "
+            f"is passed over automatically (+5 points). Place a tile: {HOW}."
+        )
     words = text.split(" ")
     match = None
     if len(words) == 3:

@@ -437,6 +437,8 @@ def test_notation_errors() -> None:
     state = new(deal=deck("Seahorse", "Chair", "Gorilla", "Star", "Stairs"))
     with pytest.raises(InvalidMoveError, match="not a Geominos move"):
         GAME.parse_move(state, "put it there")
+    with pytest.raises(InvalidMoveError, match="passed over automatically"):
+        GAME.parse_move(state, "pass")
     with pytest.raises(InvalidMoveError, match="rotation"):
         GAME.parse_move(state, "chair a45 k12")
     with pytest.raises(InvalidMoveError, match="no tile called"):
