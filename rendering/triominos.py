@@ -155,7 +155,7 @@ def draw_grid(draw: ImageDraw.ImageDraw, layout: Layout, frame: Frame, playable:
 
 def draw_tile(draw: ImageDraw.ImageDraw, layout: Layout, cell: Cell, *, last: bool = False) -> None:
     """A tile's shape (the numbers are drawn later, at the final size)."""
-    inset = shrink(layout.triangle(cell), layout.side * 0.03)
+    inset = shrink(layout.triangle(cell), layout.side * 0.06)
     unit = max(1, round(layout.side / 30))
     draw.polygon(inset, fill=LAST_FILL if last else TILE_FILL, outline=TILE_EDGE, width=unit)
 
@@ -163,7 +163,7 @@ def draw_tile(draw: ImageDraw.ImageDraw, layout: Layout, cell: Cell, *, last: bo
 def draw_last_outline(draw: ImageDraw.ImageDraw, layout: Layout, cell: Cell) -> None:
     """A thick outline around the last tile laid."""
     width = max(3, round(layout.side * 0.09))
-    points = shrink(layout.triangle(cell), width * 0.45)
+    points = shrink(layout.triangle(cell), width * 0.9)
     draw.line([*points, points[0]], fill=THEME.highlight, width=width, joint="curve")
 
 
@@ -175,7 +175,7 @@ def shrink(points: Sequence[Point], by: float) -> list[Point]:
     for px, py in points:
         dx, dy = cx - px, cy - py
         length = math.hypot(dx, dy) or 1.0
-        result.append((px + dx / length * by * 2, py + dy / length * by * 2))
+        result.append((px + dx / length * by, py + dy / length * by))
     return result
 
 

@@ -9,7 +9,7 @@ from games.core import Events, Game, GameOptions, Outcome, rank_by_scores
 from games.errors import IllegalMoveError, InvalidOptionsError
 from games.triominos import notation, rules
 from games.triominos.state import HIDDEN, PLACE, Move, Options, State
-from games.triominos.tiles import LAID_TO_TILE, hand_total
+from games.triominos.tiles import LAID_TO_TILE, total
 
 SUMMARY = """\
 2-6 players lay triangular tiles with a number 0-5 at each corner. Every corner that touches \
@@ -155,8 +155,7 @@ class Triominos(Game[State, Move]):
         hand = state.hands[state.turn]
         if len(hand) == 1 and not state.opening:
             gain += rules.GOING_OUT_BONUS + rules.others_total(state, state.turn)
-        tile = LAID_TO_TILE[move.laid]
-        return gain + 0.01 * hand_total((tile,))
+        return gain + 0.01 * total(LAID_TO_TILE[move.laid])
 
     def evaluate(self, state: State, seat: int) -> float:
         """Score lead over the best other seat, minus a little for tiles still held."""

@@ -15,7 +15,6 @@ from games.triominos.state import DRAW_MOVE, PASS, PASS_MOVE, PLACE, Move, Optio
 from games.triominos.tiles import (
     LAID_TO_TILE,
     ROTATIONS,
-    TILE_SET,
     TILES,
     hand_total,
     is_triple,
@@ -179,7 +178,7 @@ def compute_legal(state: State) -> tuple[Move, ...]:
     moves = placements(state, state.hands[state.turn])
     if moves:
         return tuple(moves)
-    if state.well and not state.stuck:
+    if state.well:
         return (DRAW_MOVE,)
     return (PASS_MOVE,)
 
@@ -262,8 +261,8 @@ def place(state: State, move: Move) -> tuple[State, tuple[Event, ...]]:
     tile_points, bonus_name, bonus_points = placement_points(state, move)
     where = f"{move.laid}@{format_cell(move.cell)}"
     events = [Event("score", f"tile {tile} +{tile_points}", seat, tile_points)]
-    if state.opening and tile == "000" and opening_tile(state.hands, state.active)[1] != "000":
-        shown = opening_tile(state.hands, state.active)[1]
+    shown = opening_tile(state.hands, state.active)[1] if state.opening else ""
+    if tile == "000" and shown not in ("", "000"):
         events.append(Event("info", f"opens with 0-0-0 and shows {shown}", seat))
     if bonus_points:
         events.append(Event("score", f"{bonus_name} +{bonus_points}", seat, bonus_points))
@@ -444,17 +443,9 @@ def forfeit(state: State, seat: int) -> tuple[State, tuple[Event, ...]]:
     return after, tuple(events)
 
 
-def check_deal_tiles(order: Sequence[str]) -> None:
-    """Sanity check: an order holds every tile once."""
-    if len(order) != len(TILES) or set(order) != TILE_SET:
-        raise InvalidOptionsError("A round of the deal must hold each of the 56 tiles once.")
-
-
 def new_state(players: int, options: Options, seed: int, deal: object) -> State:
     """The first round of a new game, dealt and with its opener to act."""
     rounds = None if deal is None else normalise_deal(deal)
-    for order in rounds or ():
-        check_deal_tiles(order)
     blank = State(
         options=options,
         seed=seed,

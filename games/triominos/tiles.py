@@ -16,8 +16,6 @@ TILES: tuple[str, ...] = tuple(
 )
 """Every tile name in canonical order (``000``, ``001``, ... ``555``)."""
 
-TILE_SET = frozenset(TILES)
-
 
 def digits(text: str) -> tuple[int, int, int]:
     """The three numbers of a tile name or a laid tile."""
