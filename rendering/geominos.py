@@ -211,6 +211,8 @@ def strip_for(state: State, players: Sequence[str], width: int) -> Image.Image:
             extra = ""
         else:
             extra = f"hand {len(state.hands[seat])}"
+        if state.options.match == "on" and seat not in state.forfeited:
+            extra = f"this game {state.points[seat]}" + (f" · {extra}" if extra else "")
         lines.append(ScoreLine(name, state.totals[seat], extra))
     parts = ["Geominos · fewest points wins"]
     if state.options.match == "on":
