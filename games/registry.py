@@ -8,7 +8,7 @@ from typing import Any
 from games.core import Game
 from games.errors import UnknownGameError
 
-GAME_MODULES = ("geominos", "triominos", "geronimos", "puzzominos", "tileup")
+GAME_MODULES = ("geominos", "triominos", "geronimos", "puzzominos", "puzzominos.solo", "tileup")
 """The shipped games, by package name under ``games``; each exposes ``GAME``."""
 
 _games: dict[str, Game[Any, Any]] = {}

@@ -1,0 +1,231 @@
+"""Puzz-Ominos solitaire: targets, notation, placing, undo, hints, giving up, properties."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games import registry
+from games.errors import IllegalMoveError, InvalidMoveError, InvalidOptionsError
+from games.puzzominos import solver
+from games.puzzominos.notation import Place
+from games.puzzominos.pieces import Orientation
+from games.puzzominos.solo import (
+    GAME,
+    GIVE_UP,
+    UNDO,
+    Hint,
+    SoloOptions,
+    SoloState,
+    TooOpen,
+    cells_of,
+    completion,
+    format_place,
+    hint_place,
+    legal_places,
+    position,
+)
+from games.puzzominos.targets import TARGETS, get_target
+
+SOLUTION_6X10 = solver.complete(get_target("6x10"), ())
+
+
+def solution(target: str) -> list[str]:
+    found = solver.complete(get_target(target), ())
+    assert found is not None
+    return [format_place(place) for place in found]
+
+
+def test_registered_with_every_target_as_option() -> None:
+    assert registry.get("puzzosolo") is GAME
+    assert registry.get("puzzominos-solo") is GAME
+    assert (GAME.min_players, GAME.max_players) == (1, 1)
+    assert SoloOptions().target == "6x10"
+    for name in TARGETS:
+        assert SoloOptions(name).target == name
+    with pytest.raises(InvalidOptionsError, match="target"):
+        SoloOptions("7x7")
+    with pytest.raises(InvalidOptionsError):
+        GAME.new(2)
+
+
+@pytest.mark.parametrize("name", list(TARGETS))
+def test_every_target_solved_through_the_protocol(name: str) -> None:
+    target = get_target(name)
+    state = GAME.new(1, SoloOptions(name))
+    moves = solution(name)
+    assert len(moves) == target.needed
+    for index, text in enumerate(moves):
+        assert GAME.to_act(state) == 0
+        move = GAME.parse_move(state, text)
+        assert move in GAME.legal_moves(state)
+        assert GAME.format_move(state, move) == text
+        state, events = GAME.apply(state, move)
+        if index < len(moves) - 1:
+            assert GAME.outcome(state) is None
+    assert state.status == "solved"
+    assert events[-1].kind == "game_end" and "solved" in events[-1].text
+    assert GAME.to_act(state) is None and GAME.legal_moves(state) == []
+    outcome = GAME.outcome(state)
+    assert outcome is not None
+    assert outcome.ranks == (1,) and outcome.scores == (target.needed,) and not outcome.forfeited
+    assert state.covered_cells() == target.cells
+    assert len(state.left()) == len(target.pieces) - target.needed
+
+
+def test_the_big_t_uses_nine_of_twelve_and_8x8_holes_stay_empty() -> None:
+    assert get_target("T").needed == 9 and len(get_target("T").cells) == 45
+    corners = GAME.new(1, SoloOptions("8x8-corners"))
+    with pytest.raises(IllegalMoveError, match="A1, outside the target"):
+        GAME.parse_move(corners, "Ir1@A1")
+    assert all((0, 0) not in cells_of(place) for place in legal_places(corners))
+
+
+def test_relaxed_forms_and_words() -> None:
+    state = GAME.new(1)
+    expected = Place("L", Orientation(1, True), 2, 3)
+    for text in ("Lr1f@C4", "L r1f @C4", "l r1 f c4", "lr1fc4", " L  r1f  @ C4 "):
+        assert GAME.parse_move(state, text) == expected, text
+    assert GAME.parse_move(state, "I@A1") == Place("I", Orientation(0, False), 0, 0)
+    assert GAME.parse_move(state, "hint Lr1f@C4") == Hint(expected)
+    assert GAME.format_move(state, Hint(expected)) == "hint Lr1f@C4"
+    assert GAME.parse_move(state, "give up") == GIVE_UP
+    placed = position("6x10", ["Ir0@A1"])
+    assert GAME.parse_move(placed, "UNDO") == UNDO
+
+
+def test_equivalent_orientations_are_one_move() -> None:
+    state = GAME.new(1)
+    assert GAME.parse_move(state, "Xr3f@B2") == GAME.parse_move(state, "X@B2")
+    assert GAME.format_move(state, GAME.parse_move(state, "Ir2@A1")) == "Ir0@A1"
+
+
+@pytest.mark.parametrize(
+    ("text", "needle"),
+    [
+        ("Lr1f@3,2", "square of the target, not x,y"),
+        ("Qr0@A1", "no piece Q"),
+        ("V3r0@A1", "no piece V3"),
+        ("Lr5@A1", "r5 does not exist"),
+        ("L@A0", "not a square"),
+        ("hello", "is not a move"),
+    ],
+)
+def test_syntax_errors(text: str, needle: str) -> None:
+    with pytest.raises(InvalidMoveError, match=needle):
+        GAME.parse_move(GAME.new(1), text)
+
+
+def test_illegal_placements_say_what_fits() -> None:
+    state = position("6x10", ["Ir1@A1"])  # I upright in column A
+    with pytest.raises(IllegalMoveError, match=r"A3, A4, A5, already covered.*L fits e\.g\. at `L"):
+        GAME.parse_move(state, "Lr0@A3")
+    with pytest.raises(IllegalMoveError, match="I is already on the board"):
+        GAME.parse_move(state, "Ir0@B1")
+    with pytest.raises(IllegalMoveError, match="outside the target"):
+        GAME.parse_move(state, "Lr0@F1")  # two wide from column F leaves the 6-wide board
+    with pytest.raises(IllegalMoveError, match="no piece on the board"):
+        GAME.parse_move(GAME.new(1), "undo")
+
+
+def test_two_sets_allow_each_piece_twice() -> None:
+    state = position("10x12", ["Ir0@A1", "Ir0@A2"])
+    assert state.left().count("I") == 0 and state.left().count("L") == 2
+    with pytest.raises(IllegalMoveError, match="I is already on the board"):
+        GAME.parse_move(state, "Ir0@F1")
+
+
+def test_undo_takes_the_last_piece_back() -> None:
+    state = position("6x10", ["Ir1@A1", "Lr0@B1"])
+    after, events = GAME.apply(state, UNDO)
+    assert after.places == state.places[:1] and after.undos == 1
+    assert "took back Lr0@B1" in events[0].text
+    assert after.covered_cells() == frozenset(cells_of(state.places[0]))
+    assert GAME.parse_move(after, "Lr0@B1") in GAME.legal_moves(after)
+
+
+def test_hints_complete_the_position_and_are_counted() -> None:
+    state = position("6x10", ["Xr0@B1"])
+    hinted = 0
+    while state.status == "playing":
+        place = hint_place(state)
+        assert place is not None
+        state, _ = GAME.apply(state, GAME.parse_move(state, f"hint {format_place(place)}"))
+        hinted += 1
+    assert state.status == "solved" and state.hints == hinted == 11
+    outcome = GAME.outcome(state)
+    assert outcome is not None and outcome.scores == (1,)  # only the X was placed without a hint
+    assert outcome.reason == "solved 6x10 with 11 hints"
+
+
+def test_hint_says_when_a_position_cannot_be_completed() -> None:
+    state = position("6x10", ["Xr0@A1"])  # A1 is cut off: a one-square pocket
+    assert hint_place(state) is None
+    assert completion(state.target, state.places, 10) is None  # found at once, whatever the budget
+
+
+def test_bounded_search_gives_up_on_a_budget() -> None:
+    with pytest.raises(TooOpen):
+        completion(get_target("10x12"), [], 3)
+
+
+def test_give_up_completes_the_players_position_when_it_can() -> None:
+    assert SOLUTION_6X10 is not None
+    start = [format_place(place) for place in SOLUTION_6X10[:3]]
+    state, events = GAME.apply(position("6x10", start), GIVE_UP)
+    assert state.status == "gave up" and "your position completed" in events[0].text
+    assert state.solution[:3] == SOLUTION_6X10[:3]
+    covered = [cell for place in state.solution for cell in cells_of(place)]
+    assert sorted(covered) == sorted(get_target("6x10").cells)
+    outcome = GAME.outcome(state)
+    assert outcome is not None and outcome.forfeited == {0} and outcome.scores == (0,)
+    assert GAME.to_act(state) is None
+
+
+def test_give_up_from_a_dead_end_shows_a_fresh_solution() -> None:
+    state, events = GAME.resign(position("6x10", ["Xr0@A1"]), 0)
+    assert state.status == "gave up" and "a solution is shown" in events[0].text
+    assert state.solution == solver.complete(get_target("6x10"), ())
+
+
+def test_describe_labels_and_hand() -> None:
+    state = position("6x10", ["Ir1@A1"])
+    assert GAME.describe(state) == "6x10: 1 of 12 pieces placed, 55 squares to fill"
+    assert GAME.hand(state, 0) == ("F", "L", "N", "P", "T", "U", "V", "W", "X", "Y", "Z")
+    assert GAME.move_label(state, UNDO) == "undo — take back Ir1@A1"
+    label = GAME.move_label(state, GAME.parse_move(state, "Lr0@B1"))
+    assert label == "Lr0@B1 — covers B1 B2 B3 B4 C4"
+
+
+def test_legal_moves_are_fast_on_the_biggest_target() -> None:
+    state = position("10x12", ["Xr0@D4"])
+    GAME.legal_moves(state)
+    began = time.perf_counter()
+    for _ in range(10):
+        moves = GAME.legal_moves(state)
+    assert (time.perf_counter() - began) / 10 < 0.02
+    assert len(moves) == len(set(moves)) > 1000
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(list(TARGETS)), st.integers(0, 10_000))
+def test_random_play_keeps_invariants(name: str, seed: int) -> None:
+    rng = random.Random(seed)
+    state: SoloState = GAME.new(1, SoloOptions(name))
+    for _ in range(30):
+        if GAME.to_act(state) is None:
+            break
+        moves = GAME.legal_moves(state)
+        move = moves[rng.randrange(len(moves))]
+        assert GAME.parse_move(state, GAME.format_move(state, move)) == move
+        before = repr(state)
+        after, _ = GAME.apply(state, move)
+        assert repr(state) == before
+        state = after
+        cells = [cell for placed in state.placed for cell in placed.cells]
+        assert len(cells) == len(set(cells)) and set(cells) <= state.target.cells
+        assert GAME.scores(state)[0] <= len(state.placed)
