@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
+from typing import Protocol
 
 from PIL import Image, ImageDraw
 
@@ -104,7 +105,8 @@ def layout_for(cells: Iterable[Cell], width: int = BOARD_WIDTH) -> Layout:
 # -- drawing ------------------------------------------------------------------------------------
 
 
-def _tint(colour: RGB, amount: float) -> RGB:
+def tint(colour: RGB, amount: float) -> RGB:
+    """``colour`` mixed with white (``amount`` 0 keeps it, 1 gives white)."""
     r, g, b = colour
     return (
         round(r + (255 - r) * amount),
@@ -138,9 +140,15 @@ def _draw_grid(draw: ImageDraw.ImageDraw, layout: Layout) -> None:
             draw.text((layout.left - 4, centre[1]), str(y), font=font(size), fill=colour, anchor="rm")
 
 
-def _outline(
-    draw: ImageDraw.ImageDraw, layout: Layout, cells: Sequence[Cell], colour: RGB, width: int
-) -> None:
+class Grid(Protocol):
+    """Anything that maps a cell to its pixel box (both Puzz-Ominos layouts)."""
+
+    def cell_box(self, cell: Cell) -> tuple[int, int, int, int]:
+        """The pixel box ``(x0, y0, x1, y1)`` of a cell."""
+        ...
+
+
+def outline(draw: ImageDraw.ImageDraw, layout: Grid, cells: Sequence[Cell], colour: RGB, width: int) -> None:
     """Draw the boundary edges of the piece made of ``cells``."""
     own = set(cells)
     for cell in cells:
@@ -156,7 +164,7 @@ def _outline(
             draw.line((x1, y0, x1, y1), fill=colour, width=width)
 
 
-def _label_cell(cells: Sequence[Cell]) -> Cell:
+def label_cell(cells: Sequence[Cell]) -> Cell:
     """The cell of a piece nearest its centre of mass (where its letter goes)."""
     mean_x = sum(x for x, _ in cells) / len(cells)
     mean_y = sum(y for _, y in cells) / len(cells)
@@ -166,13 +174,13 @@ def _label_cell(cells: Sequence[Cell]) -> Cell:
 def _draw_piece(draw: ImageDraw.ImageDraw, layout: Layout, placement: Placement, last: bool) -> None:
     cells = placement.cells
     colour = SEAT_COLOURS[placement.seat]
-    fill = _tint(colour, 0.45) if last else colour
+    fill = tint(colour, 0.45) if last else colour
     for cell in cells:
         x0, y0, x1, y1 = layout.cell_box(cell)
         draw.rectangle((x0, y0, x1, y1), fill=fill)
-    _outline(draw, layout, cells, OUTLINE, max(1, layout.cell // 12))
+    outline(draw, layout, cells, OUTLINE, max(1, layout.cell // 12))
     if layout.cell >= 14:
-        centre = layout.cell_center(_label_cell(cells))
+        centre = layout.cell_center(label_cell(cells))
         ink = OUTLINE if last else (255, 255, 255)
         size = max(9, int(layout.cell * (0.5 if len(placement.piece) > 1 else 0.62)))
         draw_centered(draw, centre, placement.piece, size, ink)
@@ -191,7 +199,7 @@ def board_image(state: PuzzState, layout: Layout) -> Image.Image:
     for placement in state.placements:
         _draw_piece(draw, layout, placement, placement in last)
     for placement in state.last_turn:
-        _outline(draw, layout, placement.cells, THEME.highlight, max(3, layout.cell // 6))
+        outline(draw, layout, placement.cells, THEME.highlight, max(3, layout.cell // 6))
     return image
 
 

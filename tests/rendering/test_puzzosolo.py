@@ -1,0 +1,95 @@
+"""Puzz-Ominos solitaire rendering: layout maths, holes, piece colours, highlight, ghosts, golden."""
+
+from __future__ import annotations
+
+import pytest
+from PIL import Image
+
+from games.puzzominos import solver
+from games.puzzominos.solo import GAME, GIVE_UP, Hint, SoloState, cells_of, format_place, position
+from games.puzzominos.targets import get_target
+from rendering.common import BOARD_WIDTH, THEME
+from rendering.puzzosolo import (
+    HOLE,
+    PIECE_COLOURS,
+    Layout,
+    board_image,
+    layout_for,
+    render_board,
+    render_hand,
+)
+from tests.rendering.test_puzzominos import compare_golden
+
+PLAYERS = ["Alice"]
+SOLUTION = solver.complete(get_target("6x10"), ())
+
+
+@pytest.fixture(scope="module")
+def state() -> SoloState:
+    assert SOLUTION is not None
+    after = position("6x10", [format_place(place) for place in SOLUTION[:5]])
+    after, _ = GAME.apply(after, Hint(SOLUTION[5]))
+    return after
+
+
+def pixel(image: Image.Image, layout: Layout, cell: tuple[int, int]) -> tuple[int, int, int]:
+    x0, y0, _, _ = layout.cell_box(cell)
+    value = image.getpixel((x0 + layout.cell // 4, y0 + layout.cell // 2))
+    assert isinstance(value, tuple)
+    return (value[0], value[1], value[2])
+
+
+def test_layout_fits_phone_width_and_height() -> None:
+    wide = layout_for(10, 12)
+    assert wide.left >= 30 and wide.left + 10 * wide.cell <= BOARD_WIDTH
+    tall = layout_for(3, 20)
+    assert tall.height <= 640 + 8
+    assert tall.cell_box((0, 0)) == (tall.left, tall.top, tall.left + tall.cell, tall.top + tall.cell)
+
+
+def test_holes_are_dark_and_pieces_have_their_colours(state: SoloState) -> None:
+    corners = position("8x8-corners", ["Ir0@B1"])
+    layout = layout_for(8, 8)
+    image = board_image(corners, layout)
+    assert pixel(image, layout, (0, 0)) == HOLE
+    assert pixel(image, layout, (7, 7)) == HOLE
+    assert pixel(image, layout, (3, 0)) == PIECE_COLOURS["I"]
+    assert len(set(PIECE_COLOURS.values())) == 12
+
+
+def test_last_piece_highlighted_and_hint_striped(state: SoloState) -> None:
+    layout = layout_for(6, 10)
+    image = board_image(state, layout)
+    last = state.placed[-1]
+    assert last.hinted
+    x0, y0, x1, y1 = layout.cell_box(last.cells[0])
+    edge = [image.getpixel((x, y0 + 1)) for x in range(x0, x1)]
+    assert THEME.highlight in edge or any(
+        image.getpixel((x0 + 1, y)) == THEME.highlight for y in range(y0, y1)
+    )
+    first = state.placed[0]
+    assert pixel(image, layout, first.cells[0]) == PIECE_COLOURS[first.place.piece]
+
+
+def test_give_up_shows_the_rest_pale(state: SoloState) -> None:
+    gave_up, _ = GAME.apply(state, GIVE_UP)
+    layout = layout_for(6, 10)
+    image = board_image(gave_up, layout)
+    ghost = gave_up.solution[-1]
+    shade = pixel(image, layout, cells_of(ghost)[0])
+    colour = PIECE_COLOURS[ghost.piece]
+    assert shade != colour and sum(shade) > sum(colour)
+
+
+def test_hand_lists_two_copies_once(state: SoloState) -> None:
+    two_sets = position("10x12", ["Ir0@A1"])
+    image = render_hand(two_sets, 0, PLAYERS)
+    assert image.width == BOARD_WIDTH and image.height > 3 * 100
+
+
+def test_golden_board(state: SoloState) -> None:
+    compare_golden(render_board(state, PLAYERS), "puzzosolo-board.png")
+
+
+def test_golden_hand(state: SoloState) -> None:
+    compare_golden(render_hand(state, 0, PLAYERS), "puzzosolo-hand.png")
