@@ -187,13 +187,20 @@ class SessionService:
             if session.row.channel_id == channel_id and (game is None or session.game.name == game)
         ]
 
-    def find(self, channel_id: int, game: str) -> Session:
-        """The live session of ``game`` in the channel; raises :class:`NoGameHere`."""
-        found = self.in_channel(channel_id, registry.get(game).name)
+    def find(self, channel_id: int, game: str, user_id: int | None = None) -> Session:
+        """The live session of ``game`` in the channel; raises :class:`NoGameHere`.
+
+        For games where every player has a table of their own, ``user_id`` picks that
+        player's table (without it, the first one)."""
+        kind = registry.get(game)
+        found = self.in_channel(channel_id, kind.name)
+        if kind.table_per_player and user_id is not None:
+            found = [session for session in found if session.seat_of(user_id) is not None]
+            if not found:
+                raise errors.NoGameHere(f"You have no {kind.title} game in this channel.")
         if not found:
-            title = registry.get(game).title
             raise errors.NoGameHere(
-                f"There is no {title} game in this channel. Start one with `/{registry.get(game).name} new`."
+                f"There is no {kind.title} game in this channel. Start one with `/{kind.name} new`."
             )
         return found[0]
 
@@ -214,7 +221,13 @@ class SessionService:
         """Open a lobby with the host in seat 0; options are validated first."""
         game = registry.get(game_name)
         parsed = game.Options.from_dict(options or {})
-        if self.in_channel(channel_id, game.name):
+        table_key = user_id if game.table_per_player else 0
+        tables = [s for s in self.in_channel(channel_id, game.name) if game.table_per_player]
+        if any(s.row.host_id == user_id for s in tables):
+            raise errors.GameExists(
+                f"You already have a {game.title} game in this channel; finish it (or give it up) first."
+            )
+        if not game.table_per_player and self.in_channel(channel_id, game.name):
             raise errors.GameExists(
                 f"This channel already has a {game.title} game. Finish it, or ask the host to "
                 f"`/{game.name} abort` it, before opening another."
@@ -232,6 +245,7 @@ class SessionService:
                 deal=None,
                 turn_seconds=seconds,
                 now=self.now(),
+                table_key=table_key,
             )
         except ActiveGameExists:
             raise errors.GameExists(f"This channel already has a {game.title} game.") from None
@@ -241,8 +255,8 @@ class SessionService:
         self._sessions[game_id] = session
         return session
 
-    def _lobby(self, channel_id: int, game: str) -> Session:
-        session = self.find(channel_id, game)
+    def _lobby(self, channel_id: int, game: str, user_id: int | None = None) -> Session:
+        session = self.find(channel_id, game, user_id)
         if session.status != "lobby":
             raise errors.AlreadyStarted(f"The {session.game.title} game here has already started.")
         return session
@@ -283,7 +297,7 @@ class SessionService:
 
     async def leave(self, channel_id: int, game: str, user_id: int) -> Session:
         """Leave a lobby; when the host leaves, the lobby closes."""
-        session = self._lobby(channel_id, game)
+        session = self._lobby(channel_id, game, user_id)
         async with session.lock:
             if session.seat_of(user_id) is None:
                 raise errors.NotSeated("You have no seat at this table.")
@@ -302,7 +316,7 @@ class SessionService:
 
     async def start(self, channel_id: int, game: str, user_id: int) -> Session:
         """The host starts the game: the seat order is drawn by the game's seed."""
-        session = self._lobby(channel_id, game)
+        session = self._lobby(channel_id, game, user_id)
         async with session.lock:
             self._require_host(session, user_id)
             count = len(session.seats)
@@ -356,7 +370,7 @@ class SessionService:
         self, channel_id: int, game: str, user_id: int, text: str, expected_ply: int | None = None
     ) -> Update:
         """Make a move for the user's seat; stored before this returns."""
-        session = self.find(channel_id, game)
+        session = self.find(channel_id, game, user_id)
         async with session.lock:
             self._playing(session)
             seat = self._seat_for(session, user_id)
@@ -374,7 +388,7 @@ class SessionService:
 
     async def resign(self, channel_id: int, game: str, user_id: int) -> Update:
         """The user's seat resigns (in or out of turn)."""
-        session = self.find(channel_id, game)
+        session = self.find(channel_id, game, user_id)
         async with session.lock:
             self._playing(session)
             seat = self._seat_for(session, user_id)
@@ -384,7 +398,12 @@ class SessionService:
 
     async def abort(self, channel_id: int, game: str, user_id: int, *, moderator: bool = False) -> Session:
         """The host (or a moderator) aborts a lobby or game: no result is recorded."""
-        session = self.find(channel_id, game)
+        try:
+            session = self.find(channel_id, game, user_id)
+        except errors.NoGameHere:
+            if not moderator:
+                raise
+            session = self.find(channel_id, game)
         async with session.lock:
             self._require_host(session, user_id, moderator)
             await self._abort_locked(session)
@@ -447,7 +466,9 @@ class SessionService:
                 rank=outcome.ranks[seat.seat],
                 score=outcome.scores[seat.seat],
                 forfeited=seat.seat in outcome.forfeited,
-                won=outcome.ranks[seat.seat] == 1 and not outcome.is_draw,
+                won=outcome.ranks[seat.seat] == 1
+                and not outcome.is_draw
+                and seat.seat not in outcome.forfeited,
                 draw=outcome.is_draw and outcome.ranks[seat.seat] == 1,
             )
             for seat in session.seats

@@ -209,6 +209,7 @@ class Storage:
     def __init__(self, connection: aiosqlite.Connection) -> None:
         self._db = connection
         self._lock = asyncio.Lock()
+        self.closed = False
 
     # -- lifecycle -----------------------------------------------------------------------
 
@@ -227,9 +228,11 @@ class Storage:
         return storage
 
     async def close(self) -> None:
-        """Close the connection (waits for a running statement)."""
+        """Close the connection (waits for a running statement); closing twice is harmless."""
         async with self._lock:
-            await self._db.close()
+            if not self.closed:
+                self.closed = True
+                await self._db.close()
 
     @asynccontextmanager
     async def _transaction(self) -> AsyncIterator[aiosqlite.Connection]:
@@ -286,14 +289,19 @@ class Storage:
         deal: Any,
         turn_seconds: int,
         now: float,
+        table_key: int = 0,
     ) -> int:
-        """Store a new lobby with its host in seat 0; raises :class:`ActiveGameExists`."""
+        """Store a new lobby with its host in seat 0; raises :class:`ActiveGameExists`.
+
+        A channel holds one active game per kind and ``table_key`` (0, except for games where
+        every player has a table of their own, which pass the host's id)."""
         try:
             async with self._transaction() as db:
                 cursor = await _exec(
                     db,
                     "INSERT INTO games (game, guild_id, channel_id, host_id, status, options, seed, deal, "
-                    "turn_seconds, created_at, updated_at) VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?)",
+                    "turn_seconds, created_at, updated_at, table_key) "
+                    "VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?)",
                     (
                         game,
                         guild_id,
@@ -305,6 +313,7 @@ class Storage:
                         turn_seconds,
                         now,
                         now,
+                        table_key,
                     ),
                 )
                 game_id = cursor.lastrowid

@@ -108,7 +108,10 @@ def final_standings(session: Session) -> str:
         return ""
     winners = " and ".join(name(session, seat) for seat in outcome.winners)
     head = f"🏁 **Game over** ({outcome.reason}) — "
-    head += f"a draw between {winners}." if outcome.is_draw else f"{winners} wins!"
+    if all(seat in outcome.forfeited for seat in outcome.winners):
+        head += "nobody wins."  # e.g. a solitaire given up
+    else:
+        head += f"a draw between {winners}." if outcome.is_draw else f"{winners} wins!"
     order = sorted(range(len(outcome.ranks)), key=lambda s: (outcome.ranks[s], s))
     unit = " (fewest wins)" if session.game.lower_is_better else ""
     rows = [

@@ -209,6 +209,9 @@ class Game(ABC, Generic[StateT, MoveT]):
     """True where points are bad (Geominos): the fewest points wins."""
     hands_hidden: ClassVar[bool] = True
     """True where a seat's hand is private (shown only to its owner)."""
+    table_per_player: ClassVar[bool] = False
+    """True where every player has a table of their own (solitaire): a channel then holds one
+    active game of this kind per player instead of one in all."""
     summary: ClassVar[str] = ""
     """A few lines of rules for ``/<game> rules``."""
     notation_help: ClassVar[str] = ""
