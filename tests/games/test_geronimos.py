@@ -518,3 +518,98 @@ def test_random_playouts_keep_the_invariants(seed: int, bag: int, leaders: int, 
     assert tuple(score_sum) == GAME.scores(state)
     outcome = GAME.outcome(state)
     assert outcome is not None and outcome.scores == GAME.scores(state)
+
+
+# -- further examples: contact rules, wins during bonus and stacking, tiebreaks -----------------------
+
+
+def test_figure_3_a_card_matching_two_cards() -> None:
+    pieces = ring_around("123456", {0: 1, 1: 0})
+    state = position(pieces, "123456")
+    move = GAME.parse_move(state, "@0,0")
+    assert move == Move("123456", H)
+    after, events = GAME.apply(state, move)
+    assert not any(event.kind == "bonus" for event in events)  # 2 matches: no bonus
+    assert GAME.to_act(after) == 1
+
+
+def test_one_contact_only_on_the_outside_of_the_full_rings() -> None:
+    pieces: Pieces = {cell: (LEADER, index % 2) for index, cell in enumerate([H, *neighbours(H)])}
+    state = position(pieces, "123456")
+    outside = [move for move in GAME.legal_moves(state) if move.cell and distance(move.cell) == 2]
+    assert {move.cell for move in outside} == set(ring(2))  # rings 0 and 1 full: ring 2 is the outside
+    del pieces[(1, 0)]
+    state = position(pieces, "123456")
+    cells = {move.cell for move in GAME.legal_moves(state)}
+    assert (1, 0) in cells  # the hole in ring 1 touches six cards
+    assert not {
+        cell for cell in cells if cell and distance(cell) == 2 and len(contacts(state.tops, cell)) < 2
+    }
+    assert (2, -2) not in cells and (1, -2) in cells  # 2,-2 touches only 1,-1; 1,-2 touches two
+
+
+def test_a_bonus_card_can_win() -> None:
+    # Blue's 3-match at 0,0 earns a bonus card; the bonus Leader closes the ring round Red's 3,0
+    target, gap = (3, 0), (4, 0)
+    pieces = ring_around("123456", {1: 0, 2: 0, 3: 0})
+    pieces.update(dict.fromkeys((cell for cell in neighbours(target) if cell != gap), (LEADER, 0)))
+    pieces[target] = ("123456", 1)
+    state = position(pieces, "123456", bags=(("L", "L"), ("L",)))
+    after, events = play(state, "123456@0,0")
+    assert Event("bonus", "3 matching numbers: 1 bonus card", 0) in events
+    assert GAME.to_act(after) == 0 and after.drawn == LEADER and not after.finished
+    won, events = play(after, "L@4,0")
+    outcome = GAME.outcome(won)
+    assert outcome is not None and outcome.winners == (0,) and won.surrounded == target
+    assert events[-1].kind == "game_end"
+
+
+def test_stacking_takes_the_cell_and_can_win() -> None:
+    # five Blue Leaders around Red's 0,0; Red's identical card on the sixth side is covered
+    sixth = neighbour(H, 0)
+    pieces: Pieces = dict.fromkeys(neighbours(H)[1:], (LEADER, 0))
+    pieces[H] = ("123456", 1)
+    pieces[sixth] = ("132456", 1)
+    state = position(pieces, "132456")
+    move = GAME.parse_move(state, "132456@1,-1")  # ^ implied on an occupied cell
+    assert move == Move("132456", sixth, True)
+    after, _ = GAME.apply(state, move)
+    assert after.stacks[sixth] == (Piece("132456", 0, 1), Piece("132456", 0, 0))
+    outcome = GAME.outcome(after)
+    assert outcome is not None and outcome.winners == (0,) and after.surrounded == H
+
+
+def test_a_leader_laid_on_top_can_win() -> None:
+    # Blue's Leader covers Red's card beside Red's 0,0: the sixth neighbour becomes Blue's
+    pieces: Pieces = dict.fromkeys(neighbours(H), (LEADER, 0))
+    pieces[H] = ("123456", 1)
+    pieces[neighbour(H, 3)] = ("132456", 1)
+    state = position(pieces, LEADER)
+    after, _ = play(state, "L@-1,1^")
+    assert after.stacks[(-1, 1)][-1] == Piece(LEADER, 0, 0)
+    outcome = GAME.outcome(after)
+    assert outcome is not None and outcome.winners == (0,) and after.surrounded == H
+
+
+def test_bags_empty_five_around_beats_four() -> None:
+    blue_round = dict.fromkeys(neighbours(H)[:4], (LEADER, 0))
+    red_card = {H: ("123456", 1)}
+    far = (6, 0)
+    red_round = dict.fromkeys(neighbours(far)[:5], (LEADER, 1))
+    pieces: Pieces = {**blue_round, **red_card, far: (LEADER, 0), **red_round}
+    state = position(pieces, LEADER, turn=1, bags=((), ()))
+    after, _ = play(state, "L@8,0")  # Red lays somewhere harmless; both bags are now empty
+    outcome = GAME.outcome(after)
+    assert outcome is not None and outcome.winners == (1,)
+    assert "5 cards around one enemy card (against 4)" in outcome.reason
+
+
+def test_bags_empty_equal_sieges_and_equal_tops_is_a_draw() -> None:
+    pieces: Pieces = {H: (LEADER, 0), (1, 0): (LEADER, 1), (2, 0): (LEADER, 0), (0, 1): (LEADER, 1)}
+    state = position(pieces, LEADER, turn=1, bags=((), ()))
+    # Red covers its own Leader at 0,1: the counts stay 2 each, both best sieges stay 2
+    after, events = play(state, "L@0,1^")
+    outcome = GAME.outcome(after)
+    assert outcome is not None and outcome.is_draw and outcome.ranks == (1, 1)
+    assert outcome.scores == (2, 2) and "a draw" in outcome.reason
+    assert events[-1] == Event("game_end", outcome.reason, None)
