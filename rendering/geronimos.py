@@ -259,6 +259,8 @@ def strip_title(view: State) -> str:
     title = f"{who} to play {card}"
     if view.opening:
         title += " (start card)"
+    elif view.bonus_card:
+        title += " (bonus card)"
     if view.bonus_left:
         title += f"  +{view.bonus_left} bonus"
     return title

@@ -119,7 +119,11 @@ class Geronimos(Game[State, Move]):
         else:
             who = SEAT_NAMES[state.turn]
             card = "a Leader (L)" if state.drawn == LEADER else state.drawn
-            what = "start card, to lay next to the first card" if state.opening else "card"
+            what = "card"
+            if state.opening:
+                what = "start card, to lay next to the first card"
+            elif state.bonus_card:
+                what = "bonus card"
             line = f"{who} must play the {what}: {card}."
             if state.bonus_left:
                 line += f" Then {state.bonus_left} more bonus card{'s' if state.bonus_left > 1 else ''}."

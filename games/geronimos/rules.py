@@ -360,7 +360,7 @@ def _finish_surround(state: State, winner: int, cell: Cell, events: list[Event])
 
 
 def _replace_end(state: State, **changes: Any) -> State:
-    return replace(state, finished=True, drawn="", bonus_left=0, **changes)
+    return replace(state, finished=True, drawn="", bonus_left=0, bonus_card=False, **changes)
 
 
 def _next_draw(state: State, seat: int, events: list[Event]) -> tuple[State, Events]:
@@ -370,7 +370,9 @@ def _next_draw(state: State, seat: int, events: list[Event]) -> tuple[State, Eve
         card, bags[seat] = bags[seat][0], bags[seat][1:]
         events.append(Event("draw", f"{SEAT_NAMES[seat]} draws bonus card {card}", seat))
         left = state.bonus_left - 1
-        after = replace(state, bags=(bags[0], bags[1]), turn=seat, drawn=card, bonus_left=left)
+        after = replace(
+            state, bags=(bags[0], bags[1]), turn=seat, drawn=card, bonus_left=left, bonus_card=True
+        )
         return after, tuple(events)
     for player in (1 - seat, seat):
         if bags[player]:
@@ -379,7 +381,9 @@ def _next_draw(state: State, seat: int, events: list[Event]) -> tuple[State, Eve
                 empty = f"{SEAT_NAMES[1 - seat]}'s bag is empty: {SEAT_NAMES[seat]} plays on"
                 events.append(Event("info", empty))
             events.append(Event("draw", f"{SEAT_NAMES[player]} draws {card}", player))
-            after = replace(state, bags=(bags[0], bags[1]), turn=player, drawn=card, bonus_left=0)
+            after = replace(
+                state, bags=(bags[0], bags[1]), turn=player, drawn=card, bonus_left=0, bonus_card=False
+            )
             return after, tuple(events)
     return _finish_bags_empty(replace(state, bonus_left=0), events)
 

@@ -80,8 +80,8 @@ class State:
     """A whole game. ``board`` lists ``(cell, stack bottom to top)`` sorted by cell.
 
     ``bags[seat]`` holds the cards still in that bag, the next draw first. ``drawn`` is the
-    card the seat to act must play now ("" when the game is over); ``bonus_left`` counts the
-    bonus cards that seat still draws after this one.
+    card the seat to act must play now ("" when the game is over); ``bonus_card`` is True when
+    it is a bonus card; ``bonus_left`` counts the bonus cards that seat still draws after this one.
     """
 
     options: Options
@@ -91,6 +91,7 @@ class State:
     turn: int
     drawn: str
     bonus_left: int = 0
+    bonus_card: bool = False
     opening: bool = True
     first: int = 0
     start_log: tuple[str, ...] = ()

@@ -14,7 +14,9 @@ from games.geronimos import GAME, Options
 from tests.e2e.helpers import game_state, rows, seat_names, shown, table_counts
 
 EXTENSIONS = ("cogs.lobby", "cogs.standings", "cogs.geronimos")
-DRAWN_CARD = re.compile(r"must play the (?:start card, to lay next to the first card|card): (\d{6}|a Leader)")
+DRAWN_CARD = re.compile(
+    r"must play the (?:start card, to lay next to the first card|bonus card|card): (\d{6}|a Leader)"
+)
 MAX_PLIES = 200
 
 
@@ -59,6 +61,12 @@ def drawn_card(content: str) -> str:
     return "L" if found[1] == "a Leader" else found[1]
 
 
+def stored_moves(db_path: str, game_id: int) -> list[str]:
+    """The moves stored for a game, in order."""
+    stored = rows(db_path, "SELECT notation FROM moves WHERE game_id = ? ORDER BY ply", game_id)
+    return [notation for (notation,) in stored]
+
+
 async def take_turn(channel: Any, who: Any, *, check_filter: bool = False) -> Any:
     """``who`` plays the first suggestion (with `/geronimos discard` when that is the only move)."""
     choices = await who.autocomplete(channel, "geronimos play", "move", "")
@@ -75,18 +83,22 @@ async def take_turn(channel: Any, who: Any, *, check_filter: bool = False) -> An
 
 
 async def play_out(channel: Any, db_path: str, game_id: int, people: dict[str, Any]) -> list[str]:
-    """Every human to act takes the first suggestion until the game ends; returns the moves."""
+    """Every human to act takes the first suggestion until the game ends; returns the public
+    messages. Every turn message names the next card to play (a bonus card as such)."""
+    messages: list[str] = []
     for ply in range(MAX_PLIES):
         status, _, to_act = game_state(db_path, game_id)
         if status != "playing":
-            stored = rows(db_path, "SELECT notation FROM moves WHERE game_id = ? ORDER BY ply", game_id)
-            return [notation for (notation,) in stored]
+            return messages
         who = people[seat_names(db_path, game_id)[to_act]]
         result = await take_turn(channel, who, check_filter=ply % 10 == 0)
         message = shown(result)
         assert not message.ephemeral and message.attachments, message.content
+        messages.append(message.content)
         if "Game over" not in message.content:
-            assert drawn_card(message.content)  # the next card to play is public
+            card = drawn_card(message.content)  # the next card to play is public
+            if "draws bonus card" in message.content:
+                assert f"must play the bonus card: {'a Leader' if card == 'L' else card}" in message.content
     raise AssertionError("the game did not end")
 
 
@@ -112,11 +124,13 @@ async def test_whole_game_through_slash_commands(world: Any, db_path: str, seed:
     await take_turn(channel, mover, check_filter=True)
     await take_turn(channel, people[seat_names(db_path, game_id)[game_state(db_path, game_id)[2]]])
     await env.restart_bot(build(db_path, seed))
-    moves = await play_out(channel, db_path, game_id, people)
+    messages = await play_out(channel, db_path, game_id, people)
 
     assert game_state(db_path, game_id)[0] == "finished"
-    assert len(moves) >= 20
-    assert "Game over" in channel.last_message.content
+    moves = stored_moves(db_path, game_id)
+    assert len(moves) >= 20 and "discard" in moves
+    assert any("draws bonus card" in text for text in messages), "this seed's game has bonus cards"
+    assert "surrounded" in messages[-1] and "Game over" in channel.last_message.content
     results = rows(db_path, "SELECT seat, rank FROM results WHERE game_id = ?", game_id)
     assert len(results) == 2
     exported = shown(await alice.slash(channel, "geronimos export", game_id=game_id))
@@ -192,9 +206,11 @@ async def test_a_drawn_game_is_recorded_as_a_draw(world: Any, db_path: str, seed
     await bob.slash(channel, "geronimos join")
     await alice.slash(channel, "geronimos start")
     (game_id,) = rows(db_path, "SELECT id FROM games")[0]
-    moves = await play_out(channel, db_path, game_id, people)
+    await play_out(channel, db_path, game_id, people)
     assert game_state(db_path, game_id)[0] == "finished"
-    assert "discard" in moves, "the drawn cards that fit nowhere went through /geronimos discard"
+    assert "discard" in stored_moves(db_path, game_id), (
+        "the drawn cards that fit nowhere went through /geronimos discard"
+    )
     assert "a draw between" in channel.last_message.content
     results = rows(db_path, "SELECT rank, won, draw FROM results WHERE game_id = ? ORDER BY seat", game_id)
     assert results == [(1, 0, 1), (1, 0, 1)]

@@ -275,8 +275,9 @@ def test_three_matching_numbers_earn_one_bonus_card() -> None:
     assert Event("bonus", "3 matching numbers: 1 bonus card", 0) in events
     assert Event("draw", "Blue draws bonus card 142563", 0) in events
     assert GAME.to_act(after) == 0 and after.drawn == "142563" and after.bonus_left == 0
+    assert after.bonus_card and "Blue must play the bonus card: 142563." in GAME.describe(after)
     after, events = GAME.apply(after, GAME.legal_moves(after)[0])
-    assert GAME.to_act(after) == 1 and after.drawn == LEADER
+    assert GAME.to_act(after) == 1 and after.drawn == LEADER and not after.bonus_card
 
 
 @pytest.mark.parametrize(("sides", "bonus"), [(4, 2), (5, 3), (6, 4)])
