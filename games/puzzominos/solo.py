@@ -410,7 +410,8 @@ def _give_up(state: SoloState) -> tuple[SoloState, Events]:
     kept = solution[: len(state.placed)] == state.places
     how = "your position completed" if kept and state.placed else "a solution"
     after = replace(state, status="gave up", solution=solution)
-    return after, (Event("game_end", f"gave up on {state.target.name}; {how} is shown", 0),)
+    listed = " ".join(format_place(place) for place in solution[len(state.placed) if kept else 0 :])
+    return after, (Event("game_end", f"gave up on {state.target.name}; {how}: {listed}", 0),)
 
 
 class PuzzSolo(Game[SoloState, SoloMove]):
@@ -423,6 +424,7 @@ class PuzzSolo(Game[SoloState, SoloMove]):
     max_players = 1
     Options = SoloOptions
     hands_hidden = False
+    table_per_player = True
     summary = (
         "Fill the target with pentominoes, no gaps and no overlaps: the 6x10 rectangle and its "
         "friends 5x12, 4x15, 3x20 (one set of 12); the 8x8 square with four empty squares "
