@@ -38,7 +38,7 @@ def _bad(text: str, why: str) -> InvalidMoveError:
 def _square(text: str, raw: str) -> int:
     square = parse_square(raw)
     if square is None:
-        raise InvalidMoveError(f"`{text}`: there is no square {raw}; squares are A1 to K11.")
+        raise InvalidMoveError(f"`{text}`: there is no square {raw.upper()}; squares are A1 to K11.")
     return square
 
 

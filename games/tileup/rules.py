@@ -519,19 +519,32 @@ class TileUpGame(Game[TileUpState, TileUpMove]):
         face = ", ".join(f"{n} {card_label(card)}" for n, card in enumerate(state.face_up, start=1))
         parts.append(f"face up: {face or 'none'}")
         parts.append(f"bag {state.bag_size} · goal deck {state.deck_size} · discards {len(state.discards)}")
-        return " · ".join(parts)
+        return parts[0] + "\n" + " · ".join(parts[1:])
 
     def _step_text(self, state: TileUpState) -> str:
         if state.over:
             return f"game over ({state.reason})"
-        who = f"seat {state.to_act + 1}"
+        seat = state.to_act
+        who = f"seat {seat + 1}"
+        left = state.tile_counts[seat]
         steps = {
-            START: "take one action (`goal`, `tiles` or place tiles), score cards any time, then `end`",
+            START: "take one action (`goal`, `tiles` or place tiles like `O4@C5`), score cards any time, "
+            "then `end`",
             DREW: "action taken: score cards or `end`",
-            PLACED: "placing: place more tiles, score cards or `end`",
-            DISCARD: "over the limits: discard down to 7 tiles and 3 goal cards",
+            PLACED: f"placing: place more tiles ({left} in hand), score cards or `end`",
+            DISCARD: f"over the limits ({left} tiles, {state.card_counts[seat]} goal cards): `discard` down "
+            f"to {TILE_LIMIT} tiles and {CARD_LIMIT} goal cards",
         }
-        return f"{who}: {steps[state.phase]}"
+        text = f"{who}: {steps[state.phase]}"
+        if state.phase != DISCARD:
+            ready = [
+                f"`{format_move(move)}` +{geo.points(state.board, geo.region(state.board, move.square))}"
+                for move in self.score_moves(state)
+                if move.card <= len(state.face_up)
+            ]
+            if ready:
+                text += f" · face-up cards ready: {', '.join(ready)}"
+        return text
 
     def move_gain(self, state: TileUpState, move: TileUpMove) -> float:
         """Points for a score; a small heuristic for the rest (placements that set up a card)."""
