@@ -285,7 +285,9 @@ class PuzzOminos(Game[PuzzState, Move]):
         "Score 1 point per distinct opponent square your piece touches, plus 1 per square of each "
         "empty group of 1 or 2 squares your piece walls in (any size with your last piece).\n"
         "Begin a turn with a Free Turn piece to play a second piece. The game ends as soon as one "
-        "player has played all 14: high score wins, then fewer pieces played, then a draw."
+        "player has played all 14: high score wins, then fewer pieces played, then a draw.\n"
+        "Alone? `/puzzominos solo` starts a solitaire challenge: fill a target (6x10, 5x12, 4x15, "
+        "3x20, three 8x8 squares with four holes, the big T, 10x12 and 6x20 with both sets)."
     )
     notation_help = (
         "Piece, orientation, top-left corner of the placed piece's bounding box: `Lr1f@3,-2` "

@@ -110,6 +110,31 @@ def test_two_small_groups_score_with_one_piece() -> None:
     assert any(e.kind == "bonus" for e in events)
 
 
+ROOM = [(0, "Ir0@0,0"), (0, "Ir0@0,3"), (0, "Ir1@-1,0"), (0, "Ir1@5,0")]
+"""Walls around an already enclosed room of 10 empty squares (x 0-4, y 1-2)."""
+
+
+def test_pockets_carved_out_of_an_enclosed_room_score() -> None:
+    # The room was enclosed before, but each pocket the U leaves is a new group that it walls in.
+    state, events = play(position(ROOM), "Ur0@1,1")
+    assert [e.text for e in events if e.kind == "score"] == [
+        "encloses 1 empty square +1",
+        "encloses 2 empty squares +2",
+        "encloses 2 empty squares +2",
+    ]
+    # Groups enclosed earlier score nothing again for a piece that does not touch them.
+    state, events = play(state, "Xr0@1,4", "Lr0@-2,-4")
+    assert [e.text for e in events if e.kind == "score"] == ["touches 1 Red square +1"]
+
+
+def test_diagonals_do_not_open_an_enclosed_square() -> None:
+    # 0,0 and 1,1 get walled in on their four sides while every diagonal stays open.
+    state = position([(0, "Ir0@-5,0"), (0, "Ir1@0,1"), (0, "Ir1@0,-5")])
+    state, events = play(state, "Ur3@1,0")
+    assert points(events) == 2
+    assert [e.text for e in events if e.kind == "score"] == ["encloses 1 empty square +1"] * 2
+
+
 def test_completed_game_tally_blue_wins_30_to_29() -> None:
     # The source's score sheet: 13 Red turns (14 pieces), 12 Blue turns (13 pieces).
     red = [2, 3, 2, 2, 2, 1, 3, 2, 1, 3, 2, 3, 3]
