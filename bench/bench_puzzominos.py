@@ -1,4 +1,5 @@
-"""Puzz-Ominos benchmark: median render time of a late-game board and of ``legal_moves``.
+"""Puzz-Ominos benchmark: median render time of a late-game board and of ``legal_moves``, for
+the duel and for solitaire (plus the time of a solitaire hint).
 
 Run: ``.venv/bin/python bench/bench_puzzominos.py`` (targets: render < 50 ms, moves < 20 ms).
 """
@@ -15,9 +16,13 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games.ai import GreedyPlayer
-from games.puzzominos import GAME
+from games.puzzominos import GAME, solver
 from games.puzzominos.game import PuzzState
 from games.puzzominos.notation import Move
+from games.puzzominos.solo import GAME as SOLO
+from games.puzzominos.solo import SoloState, format_place, hint_place, position
+from games.puzzominos.targets import get_target
+from rendering import puzzosolo
 from rendering.common import to_png
 from rendering.puzzominos import render_board
 
@@ -63,6 +68,24 @@ def main() -> None:
             f"seed {seed}, {len(state.placements)} pieces down: render+png {render:.1f} ms, "
             f"legal_moves {legal:.1f} ms ({len(moves)} moves), move_gain of all {gains:.1f} ms"
         )
+
+    for name, pieces in (("6x10", 4), ("10x12", 8)):
+        solution = solver.complete(get_target(name), ())
+        assert solution is not None
+        board = position(name, [format_place(place) for place in solution[:pieces]])
+        moves = SOLO.legal_moves(board)
+        render = median_ms(partial(solo_png, board), 30)
+        legal = median_ms(partial(SOLO.legal_moves, board), 50)
+        hint = median_ms(partial(hint_place, board), 5)
+        print(
+            f"solitaire {name}, {pieces} pieces down: render+png {render:.1f} ms, "
+            f"legal_moves {legal:.1f} ms ({len(moves)} moves), hint {hint:.1f} ms"
+        )
+
+
+def solo_png(state: SoloState) -> bytes:
+    """A solitaire board as PNG bytes."""
+    return to_png(puzzosolo.render_board(state, ["Alice"]))
 
 
 if __name__ == "__main__":
