@@ -20,7 +20,7 @@ from discord.ext import commands
 
 from bot import errors, ui
 from bot.sessions import Session, SessionService, Update
-from games import ai
+from games import ai, records
 from games.core import Game
 from games.errors import GameError, RecordError
 from games.records import Record
@@ -337,6 +337,11 @@ class GameCog(commands.GroupCog):
             other = get_game(parsed.game)
             if other.name != self.game_name:
                 raise RecordError(f"That is a {other.title} record; use `/{other.name} import`.")
+            # Replay it before answering, so a bad record is refused privately (it takes ms).
+            try:
+                await asyncio.to_thread(records.replay, parsed)
+            except GameError as error:
+                raise RecordError(f"That record does not replay: {error}") from None
             await interaction.response.defer(thinking=True)
             await self._send_replay(interaction, parsed, f"Imported {self.game.title} record")
 

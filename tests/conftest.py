@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import gc
 import itertools
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -10,8 +12,17 @@ import pytest
 
 from bot.client import TilehostBot, create_bot
 from bot.settings import Settings
+from bot.storage import Storage
 
 TEST_EXTENSIONS = ("cogs.lobby", "cogs.standings", "tests.support.tinycog")
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Close any database a test left open. With ``-x`` a failing SimCord test can skip the env's
+    async teardown, and aiosqlite's worker thread (not a daemon) would then keep the process alive."""
+    for leftover in gc.get_objects():
+        if isinstance(leftover, Storage) and not leftover.closed:
+            asyncio.run(leftover.close())
 
 
 @pytest.fixture
