@@ -1,14 +1,22 @@
 """Exact-cover solver for the Puzz-Ominos solitaire targets.
 
-The target's squares are numbered in a fixed scan order (down the short side first) and a
-position is a bitmask of its empty squares. The search always fills the first empty square:
-every placement that covers it, precomputed per square, is tried in turn. Pieces left are a
-small integer with one bit field per piece name (two copies of a name with two sets).
+A position is a bitmask of the target's empty squares. Bits number the target's bounding box
+line by line along its *short* side (down the columns of a wide box, along the rows of a tall
+one), so the lowest empty bit is the first empty square in that scan order. The search always
+fills that square: every placement whose first square it is has been precomputed, and each is
+tried in turn (a placement fits when ``mask & empty == mask``). The pieces left are one integer
+with a small bit field per piece name (room for two copies of a name with two sets).
 
-Counting distinct solutions (a solution and its rotations/reflections of the whole target
-count once) fixes one piece that every solution uses, normally ``X``, at one placement per
-orbit of the target's symmetry group; when such a placement is itself symmetric, only the
-solutions that are the smallest among their images under its stabiliser are counted.
+- Counting memoises the number of completions of each ``(empty, pieces left)`` position, which
+  different orders of the same pieces reach again and again.
+- Distinct counting (a solution and its rotations/reflections of the whole target count once)
+  fixes a piece that every solution uses once, normally ``X``, at one placement per orbit of the
+  target's symmetry group, then counts the rest. When that placement is itself symmetric, a
+  second piece is fixed the same way under the placement's stabiliser, and so on; if no piece is
+  left to fix, each solution found is counted only if it is the smallest of its images.
+- Completing a position (hints) also splits the empty squares into connected regions: a region
+  whose size is not a multiple of 5 is a dead end, and the smallest region is filled first, so a
+  hopeless pocket is found at once even on the two-set 10x12 and 6x20 targets.
 """
 
 from __future__ import annotations
@@ -16,7 +24,7 @@ from __future__ import annotations
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 
@@ -25,7 +33,10 @@ from games.puzzominos.notation import Place
 from games.puzzominos.pieces import distinct_orientations, oriented_cells
 from games.puzzominos.targets import Cell, Target, get_target
 
-Symmetry = Callable[[Cell], Cell]
+Perm = tuple[int, ...]
+"""A symmetry of the target as a permutation of bit numbers."""
+
+PIECE_SIZE = 5
 
 
 @dataclass(frozen=True)
@@ -39,17 +50,32 @@ class Choice:
     masks: tuple[int, ...]
 
 
+def low_bit(mask: int) -> int:
+    """The number of the lowest set bit of a non-zero ``mask``."""
+    return (mask & -mask).bit_length() - 1
+
+
+def bits_of(mask: int) -> Iterator[int]:
+    """The numbers of the set bits of ``mask``, lowest first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
 class Problem:
-    """A target compiled for the search: scan order, placements, symmetries."""
+    """A target compiled for the search: bit layout, placements per square, symmetries."""
 
     def __init__(self, target: Target) -> None:
         self.target = target
-        by_row = target.width >= target.height
-        self.order: tuple[Cell, ...] = tuple(
-            sorted(target.cells, key=(lambda c: (c[0], c[1])) if by_row else (lambda c: (c[1], c[0])))
-        )
-        self.index: dict[Cell, int] = {cell: i for i, cell in enumerate(self.order)}
-        self.full = (1 << len(self.order)) - 1
+        self.columns = target.width >= target.height
+        self.stride = target.height if self.columns else target.width
+        self.bit: dict[Cell, int] = {cell: self._bit_number(cell) for cell in target.cells}
+        self.cell: dict[int, Cell] = {bit: cell for cell, bit in self.bit.items()}
+        self.full = sum(1 << bit for bit in self.bit.values())
+        size = target.width * target.height
+        self.line_starts = sum(1 << bit for bit in range(0, size, self.stride))
+        self.line_ends = self.line_starts << (self.stride - 1)
         counts = Counter(target.pieces)
         self.names: tuple[str, ...] = tuple(counts)
         width = max(counts.values()).bit_length()
@@ -60,109 +86,128 @@ class Problem:
             self.fields[name] = (unit * ((1 << width) - 1), unit)
             self.all_pieces += unit * counts[name]
         self.place_of: dict[int, Place] = {}
-        self.masks_of: dict[str, list[int]] = {name: [] for name in self.names}
-        for name in self.names:
-            for orientation in distinct_orientations(name):
-                shape = oriented_cells(name, orientation)
-                span_x = max(x for x, _ in shape)
-                span_y = max(y for _, y in shape)
-                for oy in range(target.height - span_y):
-                    for ox in range(target.width - span_x):
-                        mask = self.mask_of((ox + x, oy + y) for x, y in shape)
-                        if mask is not None:
-                            self.place_of[mask] = Place(name, orientation, ox, oy)
-                            self.masks_of[name].append(mask)
-        self.table: list[tuple[Choice, ...]] = [self._choices(bit) for bit in range(len(self.order))]
-        self.symmetries: tuple[tuple[int, ...], ...] = self._symmetries()
+        self.masks_of: dict[str, list[int]] = {name: self._placements(name) for name in self.names}
+        self.table: list[tuple[Choice, ...]] = [self._choices(bit) for bit in range(size)]
+        self.symmetries: tuple[Perm, ...] = self._symmetries()
 
-    def mask_of(self, cells: object) -> int | None:
-        """The bitmask of ``cells`` (an iterable of squares), or None if one is off the target."""
+    def _bit_number(self, cell: Cell) -> int:
+        x, y = cell
+        return x * self.target.height + y if self.columns else y * self.target.width + x
+
+    def mask_of(self, cells: Iterable[Cell]) -> int | None:
+        """The bitmask of ``cells``, or None if one of them is off the target."""
         mask = 0
-        for cell in cells:  # type: ignore[attr-defined]
-            bit = self.index.get(cell)
+        for cell in cells:
+            bit = self.bit.get(cell)
             if bit is None:
                 return None
             mask |= 1 << bit
         return mask
 
+    def _placements(self, name: str) -> list[int]:
+        """The masks of every placement of ``name`` inside the target (recorded in ``place_of``)."""
+        masks = []
+        for orientation in distinct_orientations(name):
+            shape = oriented_cells(name, orientation)
+            span_x = max(x for x, _ in shape)
+            span_y = max(y for _, y in shape)
+            for oy in range(self.target.height - span_y):
+                for ox in range(self.target.width - span_x):
+                    mask = self.mask_of((ox + x, oy + y) for x, y in shape)
+                    if mask is not None:
+                        self.place_of[mask] = Place(name, orientation, ox, oy)
+                        masks.append(mask)
+        return masks
+
     def _choices(self, bit: int) -> tuple[Choice, ...]:
         choices = []
         for name in self.names:
-            masks = tuple(m for m in self.masks_of[name] if (m & -m).bit_length() - 1 == bit)
+            masks = tuple(mask for mask in self.masks_of[name] if low_bit(mask) == bit)
             if masks:
                 field, unit = self.fields[name]
                 choices.append(Choice(field, unit, masks))
         return tuple(choices)
 
-    def _symmetries(self) -> tuple[tuple[int, ...], ...]:
-        """Permutations of square numbers for every symmetry of the target but the identity."""
+    def _symmetries(self) -> tuple[Perm, ...]:
+        """Every symmetry of the target but the identity, as permutations of bit numbers."""
         w, h = self.target.width - 1, self.target.height - 1
-        maps: list[Symmetry] = [
-            lambda c: (w - c[0], c[1]),
-            lambda c: (c[0], h - c[1]),
-            lambda c: (w - c[0], h - c[1]),
+        maps: list[Callable[[int, int], Cell]] = [
+            lambda x, y: (w - x, y),
+            lambda x, y: (x, h - y),
+            lambda x, y: (w - x, h - y),
         ]
         if w == h:
             maps += [
-                lambda c: (c[1], c[0]),
-                lambda c: (h - c[1], c[0]),
-                lambda c: (c[1], w - c[0]),
-                lambda c: (h - c[1], w - c[0]),
+                lambda x, y: (y, x),
+                lambda x, y: (h - y, x),
+                lambda x, y: (y, w - x),
+                lambda x, y: (h - y, w - x),
             ]
+        size = self.target.width * self.target.height
         result = []
         for sym in maps:
-            if all(sym(cell) in self.index for cell in self.order):
-                result.append(tuple(self.index[sym(cell)] for cell in self.order))
+            if all(sym(*cell) in self.bit for cell in self.bit):
+                perm = list(range(size))
+                for cell, bit in self.bit.items():
+                    perm[bit] = self.bit[sym(*cell)]
+                result.append(tuple(perm))
         return tuple(result)
 
-    def image(self, mask: int, perm: tuple[int, ...]) -> int:
+    @staticmethod
+    def image(mask: int, perm: Perm) -> int:
         """``mask`` moved by the symmetry ``perm``."""
-        out = 0
-        while mask:
-            low = mask & -mask
-            out |= 1 << perm[low.bit_length() - 1]
-            mask ^= low
-        return out
+        return sum(1 << perm[bit] for bit in bits_of(mask))
 
-    def grid(self, masks: Sequence[int], perm: tuple[int, ...] | None = None) -> tuple[str, ...]:
-        """The piece name on every square (in scan order), optionally after a symmetry."""
-        cells = [""] * len(self.order)
+    def grid(self, masks: Iterable[int], perm: Perm | None = None) -> tuple[str, ...]:
+        """The piece name on every bit (``""`` where empty), optionally after a symmetry."""
+        letters = [""] * (self.target.width * self.target.height)
         for mask in masks:
             name = self.place_of[mask].piece
-            moved = mask if perm is None else self.image(mask, perm)
-            while moved:
-                low = moved & -moved
-                cells[low.bit_length() - 1] = name
-                moved ^= low
-        return tuple(cells)
+            for bit in bits_of(mask):
+                letters[bit if perm is None else perm[bit]] = name
+        return tuple(letters)
+
+    def is_canonical(self, masks: Sequence[int], perms: Iterable[Perm]) -> bool:
+        """Whether the solution's letter grid is the smallest among its images under ``perms``."""
+        grid = self.grid(masks)
+        return all(grid <= self.grid(masks, perm) for perm in perms)
 
     # -- search -------------------------------------------------------------------------------
 
     def search(self, empty: int, left: int) -> Iterator[list[int]]:
-        """Every way to fill ``empty`` with pieces from ``left``, as lists of masks."""
+        """Every way to fill ``empty`` with pieces from ``left``, as a list of masks.
+
+        The list is reused: copy it before the next one is asked for.
+        """
         table = self.table
         chosen: list[int] = []
 
         def fill(empty: int, left: int) -> Iterator[list[int]]:
-            if not empty:
-                yield chosen
-                return
             for choice in table[(empty & -empty).bit_length() - 1]:
                 if left & choice.field:
                     rest = left - choice.unit
                     for mask in choice.masks:
                         if mask & empty == mask:
                             chosen.append(mask)
-                            yield from fill(empty ^ mask, rest)
+                            if mask == empty:
+                                yield chosen
+                            else:
+                                yield from fill(empty ^ mask, rest)
                             chosen.pop()
 
+        if not empty:
+            yield chosen
+            return
         yield from fill(empty, left)
 
-    def count(self, empty: int, left: int) -> int:
-        """How many ways fill ``empty`` with pieces from ``left``."""
+    def count(self, empty: int, left: int, memo: dict[int, int] | None = None) -> int:
+        """How many ways fill ``empty`` with pieces from ``left`` (``memo`` may be shared
+        between calls on the same problem)."""
+        if not empty:
+            return 1
         table = self.table
-        shift = left.bit_length() + 1
-        memo: dict[int, int] = {}
+        shift = self.all_pieces.bit_length() + 1
+        known: dict[int, int] = {} if memo is None else memo
 
         def fill(empty: int, left: int) -> int:
             total = 0
@@ -171,24 +216,78 @@ class Problem:
                     rest = left - choice.unit
                     for mask in choice.masks:
                         if mask & empty == mask:
-                            after = empty ^ mask
-                            if not after:
+                            if mask == empty:
                                 total += 1
                                 continue
+                            after = empty ^ mask
                             key = after << shift | rest
-                            found = memo.get(key)
+                            found = known.get(key)
                             if found is None:
-                                found = memo[key] = fill(after, rest)
+                                found = known[key] = fill(after, rest)
                             total += found
             return total
 
-        return fill(empty, left) if empty else 1
+        return fill(empty, left)
 
-    # -- positions ----------------------------------------------------------------------------
+    def regions(self, empty: int) -> list[int]:
+        """The edge-connected regions of ``empty``, as masks."""
+        stride = self.stride
+        up = empty & ~self.line_starts
+        down = empty & ~self.line_ends
+        found = []
+        rest = empty
+        while rest:
+            region = rest & -rest
+            while True:
+                grown = (
+                    region
+                    | (region << 1 & up)
+                    | (region >> 1 & down)
+                    | ((region << stride | region >> stride) & empty)
+                )
+                if grown == region:
+                    break
+                region = grown
+            found.append(region)
+            rest ^= region
+        return found
+
+    def first_completion(self, empty: int, left: int) -> list[int] | None:
+        """One way to fill ``empty`` with pieces from ``left``, or None if there is none."""
+        table = self.table
+        shift = self.all_pieces.bit_length() + 1
+        dead: set[int] = set()
+        chosen: list[int] = []
+
+        def fill(empty: int, left: int) -> bool:
+            if not empty:
+                return True
+            key = empty << shift | left
+            if key in dead:
+                return False
+            regions = self.regions(empty)
+            if any(region.bit_count() % PIECE_SIZE for region in regions):
+                dead.add(key)
+                return False
+            smallest = min(regions, key=int.bit_count)
+            for choice in table[(smallest & -smallest).bit_length() - 1]:
+                if left & choice.field:
+                    for mask in choice.masks:
+                        if mask & empty == mask:
+                            chosen.append(mask)
+                            if fill(empty ^ mask, left - choice.unit):
+                                return True
+                            chosen.pop()
+            dead.add(key)
+            return False
+
+        return chosen if fill(empty, left) else None
+
+    # -- positions and symmetry ---------------------------------------------------------------
 
     def position(self, placed: Sequence[Place]) -> tuple[int, int] | None:
-        """``(empty, left)`` after ``placed``, or None if they leave the target, overlap or
-        use a piece that is not available."""
+        """``(empty, pieces left)`` after ``placed``, or None if a placement leaves the target,
+        overlaps another or uses a piece that is not left."""
         empty, left = self.full, self.all_pieces
         for place in placed:
             if place.piece not in self.fields:
@@ -202,56 +301,44 @@ class Problem:
             left -= unit
         return empty, left
 
-    def is_canonical(self, masks: Sequence[int], perms: Sequence[tuple[int, ...]]) -> bool:
-        """Whether the solution's letter grid is the smallest among its images under ``perms``."""
-        grid = self.grid(masks)
-        return all(grid <= self.grid(masks, perm) for perm in perms)
-
-    def breaker(self) -> str | None:
-        """The piece that every solution uses once with the fewest placements up to symmetry."""
-        if self.target.needed != len(self.target.pieces):
-            return None
-        counts = Counter(self.target.pieces)
-        singles = [name for name in self.names if counts[name] == 1]
-        if not singles:
-            return None
-        return min(singles, key=lambda name: len(self.orbits(name)))
-
-    def orbits(self, name: str) -> list[tuple[int, list[tuple[int, ...]]]]:
-        """One placement of ``name`` per orbit under the symmetries, with its stabiliser."""
+    def orbits(self, masks: Iterable[int], group: Sequence[Perm]) -> list[tuple[int, list[Perm]]]:
+        """One of ``masks`` per orbit under ``group``, each with its stabiliser in ``group``."""
         seen: set[int] = set()
         result = []
-        for mask in self.masks_of[name]:
+        for mask in masks:
             if mask in seen:
                 continue
-            images = [self.image(mask, perm) for perm in self.symmetries]
+            images = [self.image(mask, perm) for perm in group]
             seen.add(mask)
             seen.update(images)
-            stabiliser = [perm for perm, moved in zip(self.symmetries, images, strict=True) if moved == mask]
+            stabiliser = [perm for perm, moved in zip(group, images, strict=True) if moved == mask]
             result.append((mask, stabiliser))
         return result
 
     def count_distinct(self) -> int:
         """Solutions counted once per rotation/reflection class of the whole target."""
-        name = self.breaker()
-        if name is None or not self.symmetries:
-            if not self.symmetries:
-                return self.count(self.full, self.all_pieces)
+        memo: dict[int, int] = {}
+        counts = Counter(self.target.pieces)
+        every_piece_used = self.target.needed == len(self.target.pieces)
+        fixable = [name for name in self.names if counts[name] == 1] if every_piece_used else []
+
+        def distinct(empty: int, left: int, fixed: list[int], group: list[Perm]) -> int:
+            if not group:
+                return self.count(empty, left, memo)
+            options = [
+                (name, self.orbits((m for m in self.masks_of[name] if m & empty == m), group))
+                for name in fixable
+                if left & self.fields[name][0]
+            ]
+            if not options:
+                return sum(self.is_canonical(fixed + masks, group) for masks in self.search(empty, left))
+            name, orbits = min(options, key=lambda option: len(option[1]))
+            unit = self.fields[name][1]
             return sum(
-                1
-                for masks in self.search(self.full, self.all_pieces)
-                if self.is_canonical(masks, self.symmetries)
+                distinct(empty ^ mask, left - unit, [*fixed, mask], stabiliser) for mask, stabiliser in orbits
             )
-        _, unit = self.fields[name]
-        total = 0
-        for mask, stabiliser in self.orbits(name):
-            empty, left = self.full ^ mask, self.all_pieces - unit
-            if not stabiliser:
-                total += self.count(empty, left)
-                continue
-            for masks in self.search(empty, left):
-                total += self.is_canonical([mask, *masks], stabiliser)
-        return total
+
+        return distinct(self.full, self.all_pieces, [], list(self.symmetries))
 
 
 @cache
@@ -263,28 +350,28 @@ def problem(target: Target) -> Problem:
 def complete(target: Target, placed: Sequence[Place]) -> tuple[Place, ...] | None:
     """Placements (target coordinates) that fill the rest of ``target`` after ``placed``.
 
-    ``()`` when the target is already full; None when the position cannot be completed
-    (including when ``placed`` leaves the target, overlaps or uses a piece twice too often).
+    ``()`` when the target is already full; None when the position cannot be completed,
+    including when ``placed`` leaves the target, overlaps or uses a piece more often than the
+    target's set(s) hold it.
     """
     compiled = problem(target)
     start = compiled.position(placed)
     if start is None:
         return None
-    for masks in compiled.search(*start):
-        return tuple(compiled.place_of[mask] for mask in masks)
-    return None
+    masks = compiled.first_completion(*start)
+    return None if masks is None else tuple(compiled.place_of[mask] for mask in masks)
 
 
 def solutions(target: Target) -> Iterator[tuple[Place, ...]]:
-    """Every solution of ``target``, symmetric copies included, each in scan order of its pieces."""
+    """Every solution of ``target``, symmetric copies included."""
     compiled = problem(target)
     for masks in compiled.search(compiled.full, compiled.all_pieces):
         yield tuple(compiled.place_of[mask] for mask in masks)
 
 
 def count_solutions(target: Target, distinct: bool = True) -> int:
-    """How many solutions ``target`` has; with ``distinct`` a whole-target rotation or
-    reflection of a solution is the same solution."""
+    """How many solutions ``target`` has; with ``distinct`` a solution and its rotations and
+    reflections of the whole target count once."""
     compiled = problem(target)
     if distinct:
         return compiled.count_distinct()
@@ -292,7 +379,8 @@ def count_solutions(target: Target, distinct: bool = True) -> int:
 
 
 def render(target: Target, placed: Sequence[Place]) -> str:
-    """A text grid of the target: each square shows its piece's letter, ``.`` empty, space a hole."""
+    """A text grid of the target: each square shows its piece's letter, ``.`` if empty, a space
+    off the target."""
     rows = [[" "] * target.width for _ in range(target.height)]
     for x, y in target.cells:
         rows[y][x] = "."
@@ -302,19 +390,18 @@ def render(target: Target, placed: Sequence[Place]) -> str:
     return "\n".join("".join(row).rstrip() for row in rows)
 
 
-USAGE = "usage: python -m games solve puzzominos TARGET [--count] [--all]"
+USAGE = "usage: python -m games solve puzzominos TARGET [--count [--all]]"
 
 
 def main_solve(argv: list[str]) -> int:
-    """``python -m games solve puzzominos TARGET [--count] [--all]``.
+    """``python -m games solve puzzominos TARGET [--count [--all]]``.
 
     Prints one solution as a grid of letters; with ``--count`` the number of distinct solutions
-    (``--all`` counts symmetric copies too) and the time taken.
+    (``--all``: symmetric copies counted too) and the time taken.
     """
     flags = {arg for arg in argv if arg.startswith("--")}
     names = [arg for arg in argv if not arg.startswith("--")]
-    unknown = flags - {"--count", "--all"}
-    if len(names) != 1 or unknown:
+    if len(names) != 1 or flags - {"--count", "--all"}:
         print(USAGE, file=sys.stderr)
         return 2
     try:
@@ -331,7 +418,7 @@ def main_solve(argv: list[str]) -> int:
         return 0
     solution = complete(target, ())
     if solution is None:
-        print(f"{target.name}: no solution")
+        print(f"{target.name}: no solution ({time.perf_counter() - start:.2f} s)")
         return 1
     print(render(target, solution))
     print(f"{target.name}: solved in {time.perf_counter() - start:.2f} s")
