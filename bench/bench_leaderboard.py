@@ -20,7 +20,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.storage import Storage  # noqa: E402
+from bot.storage import Storage
 
 GAMES = ("geominos", "triominos", "geronimos", "puzzominos", "tileup")
 GUILDS = tuple(range(1, 21))

@@ -336,7 +336,7 @@ class SessionService:
             lobby = (session.seats, session.row)
             session.seats, session.state, session.record = seats, state, record
             session.row = replace(session.row, status="playing")
-            clock = self._next_clock(session, previous_seat=None, force=True)
+            clock = self._next_clock(session, same_turn=False, force=True)
             try:
                 await self.storage.start_game(session.id, seats, self._snapshot(session), clock, self.now())
             except BaseException:
@@ -425,13 +425,15 @@ class SessionService:
         events: tuple[Event, ...],
     ) -> None:
         """Write one record line with its snapshot, clock and (if over) results; then adopt it."""
-        previous_seat = session.to_act()
+        before = session.state
         old = (session.state, session.record, session.row)
         session.state = state
         session.record = session.record.with_move(seat, notation) if session.record else None
         outcome = session.game.outcome(state)
         finish = self._finish(session, outcome) if outcome is not None else None
-        clock = Clock() if finish else self._next_clock(session, previous_seat, force=notation == TIMEOUT)
+        same_turn = before is not None and session.game.continues_turn(before, state)
+        timed_out = notation == TIMEOUT
+        clock = Clock() if finish else self._next_clock(session, same_turn=same_turn, force=timed_out)
         try:
             await self.storage.record_move(
                 session.id,
@@ -482,11 +484,13 @@ class SessionService:
         own = session.game.turn_seconds(session.state)
         return float(own) if own is not None else float(session.row.turn_seconds)
 
-    def _next_clock(self, session: Session, previous_seat: int | None, *, force: bool) -> Clock:
+    def _next_clock(self, session: Session, *, same_turn: bool, force: bool) -> Clock:
+        """The clock after a change: the running deadline while the mover's turn goes on, else a
+        fresh period for the seat to act (none for computers)."""
         seat = session.seat_to_act()
         if seat is None or seat.is_computer:
             return Clock()
-        if not force and previous_seat == seat.seat and session.deadline is not None:
+        if not force and same_turn and session.deadline is not None:
             return Clock(session.deadline, session.reminder_at)
         period = self._period(session)
         if period <= 0:

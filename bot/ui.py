@@ -145,7 +145,7 @@ def lobby_message(session: Session) -> str:
     seats = "\n".join(f"{i + 1}. {mention(session, i)}" for i in range(len(session.seats)))
     options = session.options.describe()
     clock = session.row.turn_seconds
-    timer = (
+    timer = game.clock_label(session.options) or (
         f"{clock // 3600} h a move"
         if clock >= 3600
         else (f"{clock // 60} min a move" if clock else "no clock")

@@ -272,6 +272,18 @@ class Game(ABC, Generic[StateT, MoveT]):
             return state, ()
         return self.resign(state, seat)
 
+    def continues_turn(self, before: StateT, after: StateT) -> bool:
+        """True when a move left the mover's turn running (a bonus placement, a turn of several
+        actions), so the turn clock keeps its deadline. By default a turn goes on while the same
+        seat is to act; a game where the same seat can start a new turn (everyone else passed
+        over) says so here."""
+        return self.to_act(before) == self.to_act(after)
+
+    def clock_label(self, options: GameOptions) -> str | None:
+        """How the lobby describes the game's own clock under ``options`` (e.g. a live clock),
+        or None when the session's turn clock applies."""
+        return None
+
     def turn_seconds(self, state: StateT) -> float | None:
         """The time allowed for the current decision where the game sets it, else None
         (the session's own turn clock applies)."""

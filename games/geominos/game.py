@@ -92,6 +92,18 @@ class Geominos(Game[State, Move]):
         """First expiry: +5 and one more minute (period); second: the seat forfeits."""
         return rules.time_out(state)
 
+    def continues_turn(self, before: State, after: State) -> bool:
+        """Every placement ends the turn: when all the others were passed over, the same player
+        starts a new turn with a fresh clock."""
+        return False
+
+    def clock_label(self, options: GameOptions) -> str | None:
+        """The live clock's minutes, with what happens when they run out."""
+        assert isinstance(options, Options)
+        if options.clock != "live":
+            return None
+        return f"live, {options.minutes} min a move (then +5 and one more minute, then forfeit)"
+
     def turn_seconds(self, state: State) -> float | None:
         """The live clock's time for this move (one more minute after a penalty); None for the
         async clock, whose hours the session keeps."""

@@ -63,6 +63,7 @@ async def test_whole_game_through_slash_commands(world: Any, db_path: str) -> No
     alice, bob = people["alice"], people["bob"]
     lobby = await alice.slash(channel, "geominos new", mode="five", minutes=3)
     assert "lobby" in lobby.response.content and "live clock 3 min a move" in lobby.response.content
+    assert "turn clock: live, 3 min a move" in lobby.response.content and "24 h" not in lobby.response.content
     await bob.slash(channel, "geominos join")
     started = shown(await alice.slash(channel, "geominos start"))
     assert started.attachments and re.search(r"<t:\d+:R>", started.content)
