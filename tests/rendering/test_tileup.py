@@ -1,0 +1,180 @@
+"""Tile Up! rendering: layout maths, what the images show, and golden images."""
+
+from __future__ import annotations
+
+import itertools
+import os
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from PIL import Image, ImageChops, ImageStat
+
+from games.ai import GreedyPlayer
+from games.tileup import GAME, TileUpState
+from games.tileup.data import SIZE, SQUARES, parse_square
+from games.tileup.rules import _set_hand
+from rendering.common import BOARD_WIDTH, THEME
+from rendering.tileup import (
+    GEOMETRY,
+    SCORED_OUTLINE,
+    STACK_STEP,
+    HandLayout,
+    card_size,
+    last_squares,
+    render_board,
+    render_hand,
+    stack_boxes,
+)
+
+GOLDEN = Path(__file__).parent / "golden"
+PLAYERS = ["alice", "bob", "cara"]
+
+
+def sq(name: str) -> int:
+    square = parse_square(name)
+    assert square is not None
+    return square
+
+
+def greedy_game(seed: int, players: int = 3, plies: int | None = None) -> list[TileUpState]:
+    """Every state of a greedy self-play game (stopping after ``plies`` moves if given)."""
+    state = GAME.new(players, seed=seed)
+    player = GreedyPlayer(seed)
+    states = [state]
+    while GAME.to_act(state) is not None and (plies is None or len(states) <= plies):
+        state, _ = GAME.apply(state, player.choose(GAME, state))
+        states.append(state)
+    return states
+
+
+@pytest.fixture(scope="module")
+def finished_game() -> list[TileUpState]:
+    return greedy_game(3)
+
+
+def stacked() -> TileUpState:
+    """A position with stacks of 2, 3 and 5 tiles and a scored orange L4 as the last move."""
+    board: list[tuple[str, ...]] = [() for _ in range(SQUARES)]
+    for name, tiles in {
+        "C3": "O3",
+        "C4": "B5 O2",
+        "C5": "O4",
+        "D5": "P5 B4 O1",
+        "D4": "P5 B4 O3 B2 P1",
+        "F6": "B4",
+    }.items():
+        board[sq(name)] = tuple(tiles.split())
+    state = GAME.new(3, seed=5)
+    return replace(state, board=tuple(board), last_move="score 1@C3", highlight=(sq("D5"),), scores=(7, 3, 0))
+
+
+def check_golden(image: Image.Image, name: str) -> None:
+    """Compare with ``golden/tileup-<name>.png``; ``UPDATE_GOLDEN=1`` rewrites it."""
+    path = GOLDEN / f"tileup-{name}.png"
+    if os.environ.get("UPDATE_GOLDEN") == "1":
+        path.parent.mkdir(parents=True, exist_ok=True)
+        image.save(path)
+    golden = Image.open(path).convert("RGB")
+    assert golden.size == image.size
+    difference = ImageChops.difference(golden, image.convert("RGB"))
+    mean = sum(ImageStat.Stat(difference).mean) / 3
+    assert mean < 2.0, f"{path.name} differs by {mean:.2f} on average"
+
+
+def near(pixel: object, colour: tuple[int, int, int], tolerance: int = 40) -> bool:
+    assert isinstance(pixel, tuple)
+    return sum(abs(a - b) for a, b in zip(pixel, colour, strict=False)) < tolerance
+
+
+# -- geometry ----------------------------------------------------------------------------------
+
+
+def test_squares_to_pixels_and_back() -> None:
+    assert GEOMETRY.width == BOARD_WIDTH
+    assert GEOMETRY.cell_box(0) == (GEOMETRY.left, GEOMETRY.top, GEOMETRY.left + 45, GEOMETRY.top + 45)
+    x0, y0, _, _ = GEOMETRY.cell_box(sq("K11"))
+    assert (x0, y0) == (GEOMETRY.left + 10 * GEOMETRY.cell, GEOMETRY.top + 10 * GEOMETRY.cell)
+    for square in range(SQUARES):
+        assert GEOMETRY.square_at(*GEOMETRY.center(square)) == square
+    assert GEOMETRY.square_at(GEOMETRY.left - 1, GEOMETRY.top) is None
+    assert GEOMETRY.square_at(GEOMETRY.left + SIZE * GEOMETRY.cell, GEOMETRY.top) is None
+
+
+def test_stack_boxes_show_up_to_three_tiles_below_the_top() -> None:
+    box = (10, 10, 50, 50)
+    assert stack_boxes(box, 1) == [box]
+    three = stack_boxes(box, 3)
+    depth = 2 * STACK_STEP
+    assert three[-1] == (10, 10, 50 - depth, 50 - depth)  # the top tile, drawn last
+    assert three[0] == (10 + depth, 10 + depth, 50, 50)  # the lowest one reaches the far corner
+    assert len(stack_boxes(box, 7)) == 4
+    assert all(right <= 50 and bottom <= 50 for _, _, right, bottom in stack_boxes(box, 7))
+
+
+def test_hand_layout_fits_and_never_overlaps() -> None:
+    layout = HandLayout(tiles=16, cards=5)
+    boxes = [layout.tile_box(index) for index in range(16)]
+    assert all(x0 >= 0 and x1 <= BOARD_WIDTH for x0, _, x1, _ in boxes)
+    for first, second in itertools.pairwise(boxes):
+        assert first[2] < second[0] or first[3] < second[1]
+    assert layout.cards_top > max(box[3] for box in boxes)
+    width, height = card_size()
+    origins = [layout.card_origin(index) for index in range(5)]
+    assert all(x + width <= BOARD_WIDTH and y + height < layout.height for x, y in origins)
+    assert HandLayout(tiles=3, cards=1).height < layout.height
+
+
+def test_last_squares_are_the_placements_and_the_scored_region() -> None:
+    placed, scored = last_squares(stacked())
+    assert placed == (sq("D5"),)
+    assert scored == tuple(sorted(sq(name) for name in ("C3", "C4", "C5", "D5")))
+    assert last_squares(replace(stacked(), last_move="O4@C6"))[1] == ()
+
+
+# -- images ------------------------------------------------------------------------------------
+
+
+def test_board_shows_the_last_move_stacks_and_counts() -> None:
+    state = stacked()
+    image = render_board(GAME.view(state, None), PLAYERS)
+    assert image.mode == "RGB" and image.width == BOARD_WIDTH and 700 < image.height < 800
+    x0, y0, x1, _ = GEOMETRY.cell_box(sq("D5"))
+    assert near(image.getpixel(((x0 + x1) // 2, y0 + 1)), THEME.highlight)  # the placement outline
+    x0, y0, _, _ = GEOMETRY.cell_box(sq("C3"))
+    assert near(image.getpixel((x0 + 2, y0 + 10)), SCORED_OUTLINE)  # the scored region outline
+    _, _, x1, y1 = GEOMETRY.cell_box(sq("D4"))
+    assert near(image.getpixel((x1 - 6, y1 - 5)), THEME.ink, 60)  # the height tag of a 5-tile stack
+
+
+def test_board_image_of_a_late_game(finished_game: list[TileUpState]) -> None:
+    late = finished_game[-2]
+    image = render_board(GAME.view(late, None), PLAYERS)
+    assert image.width == BOARD_WIDTH and image.height < 800
+
+
+def screen() -> TileUpState:
+    """Seat 0 holds nine tiles and four goal cards (over both limits)."""
+    state = _set_hand(stacked(), 0, tiles=("O1", "O4", "B2", "B5", "P3", "P5", "O2", "B1", "P1"))
+    return _set_hand(state, 0, cards=("O-X5", "B-S4", "P-P5", "O-T4"))
+
+
+def test_hand_images() -> None:
+    own = render_hand(GAME.view(screen(), 0), 0, PLAYERS)
+    assert own.width == BOARD_WIDTH and own.height == HandLayout(9, 4).height
+    hidden = render_hand(GAME.view(screen(), 1), 0, PLAYERS)
+    assert hidden.height < 80
+    empty = _set_hand(screen(), 0, tiles=(), cards=())
+    assert render_hand(GAME.view(empty, 0), 0, PLAYERS).height == HandLayout(0, 0).height
+
+
+def test_golden_board_at_the_end(finished_game: list[TileUpState]) -> None:
+    check_golden(render_board(GAME.view(finished_game[-1], None), PLAYERS), "end")
+
+
+def test_golden_stacks() -> None:
+    check_golden(render_board(GAME.view(stacked(), None), PLAYERS), "stacks")
+
+
+def test_golden_hand() -> None:
+    check_golden(render_hand(GAME.view(screen(), 0), 0, PLAYERS), "hand")
