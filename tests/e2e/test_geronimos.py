@@ -46,12 +46,16 @@ def world(simcord_env: Any) -> Any:
 
 
 def first_suggestion_draws(options: Options, seed: int) -> bool:
-    """Does a game end drawn when both players always take the first suggestion?"""
+    """Does a game end drawn, with a discard on the way, when both players always take the
+    first suggestion?"""
     state = GAME.new(2, options, seed=seed)
+    discarded = False
     while GAME.to_act(state) is not None:
-        state, _ = GAME.apply(state, GAME.rank_moves(state, GAME.legal_moves(state))[0])
+        move = GAME.rank_moves(state, GAME.legal_moves(state))[0]
+        discarded = discarded or move.is_discard
+        state, _ = GAME.apply(state, move)
     outcome = GAME.outcome(state)
-    return outcome is not None and outcome.is_draw
+    return discarded and outcome is not None and outcome.is_draw
 
 
 def drawn_card(content: str) -> str:
