@@ -58,6 +58,11 @@ class Geronimos(Game[State, Move]):
         """The seat that must play the drawn card."""
         return None if state.finished else state.turn
 
+    def continues_turn(self, before: State, after: State) -> bool:
+        """A bonus card continues the turn (the clock runs on); the next card drawn when the
+        opponent's bag is empty starts a new turn of the same seat."""
+        return after.bonus_card and not after.finished
+
     def legal_moves(self, state: State) -> list[Move]:
         """Every placement of the drawn card, or ``discard`` when it fits nowhere."""
         return list(state.legal)

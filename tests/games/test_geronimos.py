@@ -276,6 +276,7 @@ def test_three_matching_numbers_earn_one_bonus_card() -> None:
     assert Event("draw", "Blue draws bonus card 142563", 0) in events
     assert GAME.to_act(after) == 0 and after.drawn == "142563" and after.bonus_left == 0
     assert after.bonus_card and "Blue must play the bonus card: 142563." in GAME.describe(after)
+    assert GAME.continues_turn(state, after)  # the turn clock runs on
     after, events = GAME.apply(after, GAME.legal_moves(after)[0])
     assert GAME.to_act(after) == 1 and after.drawn == LEADER and not after.bonus_card
 
@@ -406,6 +407,7 @@ def test_when_one_bag_is_empty_the_other_plays_on() -> None:
     after, events = play(state, "L@0,0")
     assert GAME.to_act(after) == 0 and after.drawn == LEADER
     assert any("Red's bag is empty" in event.text for event in events)
+    assert not GAME.continues_turn(state, after)  # a new turn of the same seat: a fresh clock
 
 
 def test_resign_the_other_wins() -> None:
