@@ -107,5 +107,5 @@ def replay_files(record: Any) -> tuple[bytes, bytes, dict[str, Any]]:
     gif = replay_gif(game.name, views, record.players)
     series = [tuple(game.scores(state)) for state in result.states]
     label = " (fewest wins)" if game.lower_is_better else ""
-    chart = to_png(score_chart(series, record.players, f"{game.title} — scores{label}"))
+    chart = to_png(score_chart(series, record.players, f"{game.title} · scores{label}"))
     return gif, chart, records.summary(record)

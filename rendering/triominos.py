@@ -234,7 +234,7 @@ def strip_title(view: State, players: Sequence[str]) -> str:
     """Round, well, and the last move or the result."""
     if view.finished:
         winners = " and ".join(player_name(players, seat) for seat in view.winners)
-        return f"Game over — {winners} won"[:70]
+        return f"Game over: {winners} won"[:70]
     title = f"Round {view.round} · well {len(view.well)} · target {view.options.target}"
     if view.last_seat is not None and view.last_text:
         title += f" · last: {player_name(players, view.last_seat)} {view.last_text}"
@@ -295,7 +295,7 @@ def hand_header(view: State, seat: int, players: Sequence[str]) -> str:
         return f"{name}: play the tile you drew, {view.drawn}"
     if view.stuck or (view.legal and view.legal[0].kind != PLACE):
         word = view.legal[0].kind if view.legal else "pass"
-        return f"{name}: nothing fits — {word}"
+        return f"{name}: nothing fits, {word}"
     return f"{name}: your turn"
 
 
