@@ -58,6 +58,16 @@ class TilehostBot(commands.Bot):
         """The games this bot has a cog for, by command name."""
         return [cog.game_name for cog in self.cogs.values() if hasattr(cog, "game_name")]
 
+    @property
+    def standing_games(self) -> list[str]:
+        """Every game whose results the standings show: each cog's game and the games it also
+        hosts (Puzz-Ominos solitaire under ``/puzzominos``)."""
+        names: list[str] = []
+        for cog in self.cogs.values():
+            if hasattr(cog, "game_name"):
+                names += [cog.game_name, *getattr(cog, "also_hosts", ())]
+        return names
+
     async def setup_hook(self) -> None:
         self.storage = await Storage.open(self.settings.db_path)
         self.service = SessionService(

@@ -147,6 +147,25 @@ class Stats:
 
 
 @dataclass(frozen=True)
+class SolverRow:
+    """A player on a solitaire leaderboard: distinct targets solved, solves, quickest solve."""
+
+    user_id: int
+    targets: int
+    solves: int
+    fastest: float | None
+
+
+@dataclass(frozen=True)
+class SolvedTarget:
+    """One solitaire target a player solved: how often, and the quickest solve in seconds."""
+
+    target: str
+    solves: int
+    fastest: float | None
+
+
+@dataclass(frozen=True)
 class HistoryRow:
     """A finished game in a player's history."""
 
@@ -612,6 +631,44 @@ class Storage:
             rated_games=rating[1] if rating else 0,
         )
 
+    async def solitaire_leaderboard(
+        self, game: str, guild_id: int | None, option: str, default: str, *, limit: int = 10, offset: int = 0
+    ) -> tuple[list[SolverRow], int]:
+        """A page of a solitaire game's solvers (one server, or everywhere), most distinct targets
+        solved first (the target is the game option ``option``, ``default`` when not stored);
+        and how many solvers there are in all."""
+        where, params = self._solved_where(game, guild_id)
+        target = f"COALESCE(json_extract(g.options, '$.{_identifier(option)}'), ?)"
+        rows = await self._fetchall(
+            f"SELECT r.user_id, COUNT(DISTINCT {target}), COUNT(*), MIN(g.finished_at - g.started_at) "
+            f"FROM results r JOIN games g ON g.id = r.game_id WHERE {where} GROUP BY r.user_id "
+            "ORDER BY 2 DESC, 3 DESC, 4, r.user_id LIMIT ? OFFSET ?",
+            [default, *params, limit, offset],
+        )
+        total = await self._fetchone(f"SELECT COUNT(DISTINCT r.user_id) FROM results r WHERE {where}", params)
+        return [SolverRow(*row) for row in rows], int(total[0])
+
+    async def solved_targets(
+        self, user_id: int, game: str, guild_id: int | None, option: str, default: str
+    ) -> list[SolvedTarget]:
+        """The solitaire targets ``user_id`` solved, with the count and the quickest time of each."""
+        where, params = self._solved_where(game, guild_id)
+        target = f"COALESCE(json_extract(g.options, '$.{_identifier(option)}'), ?)"
+        rows = await self._fetchall(
+            f"SELECT {target} AS target, COUNT(*), MIN(g.finished_at - g.started_at) "
+            f"FROM results r JOIN games g ON g.id = r.game_id WHERE {where} AND r.user_id = ? "
+            "GROUP BY target ORDER BY target",
+            [default, *params, user_id],
+        )
+        return [SolvedTarget(*row) for row in rows]
+
+    @staticmethod
+    def _solved_where(game: str, guild_id: int | None) -> tuple[str, list[Any]]:
+        where = "r.game = ? AND r.won = 1 AND r.user_id IS NOT NULL"
+        if guild_id is None:
+            return where, [game]
+        return where + " AND r.guild_id = ?", [game, guild_id]
+
     async def history(self, user_id: int, guild_id: int | None, *, limit: int = 10) -> list[HistoryRow]:
         """``user_id``'s most recent finished games (in one server, or everywhere)."""
         where, params = ("r.user_id = ?", [user_id])
@@ -694,6 +751,13 @@ async def _exec(db: aiosqlite.Connection, sql: str, params: Sequence[Any] = ()) 
     cursor = await db.execute(sql, params)
     await cursor.close()
     return cursor
+
+
+def _identifier(name: str) -> str:
+    """``name`` checked to be a plain identifier (it is placed in a JSON path)."""
+    if not name.isidentifier():
+        raise ValueError(f"not an option name: {name!r}")
+    return name
 
 
 def _streak(won: Sequence[bool]) -> int:

@@ -77,6 +77,9 @@ class GameCog(commands.GroupCog):
     """The verbs every game shares. Subclasses set ``game_name`` and ``group_name``."""
 
     game_name: ClassVar[str]
+    also_hosts: ClassVar[tuple[str, ...]] = ()
+    """Other registered games played through this cog's commands (their results show in the
+    standings), e.g. Puzz-Ominos solitaire under ``/puzzominos solo``."""
 
     def __init__(self, bot: TilehostBot) -> None:
         self.bot = bot

@@ -9,7 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.storage import HistoryRow, LeaderRow, Stats
+from bot.storage import HistoryRow, LeaderRow, SolvedTarget, SolverRow, Stats
 from cogs.base import handle_command_error, refusals
 from games import registry
 from games.core import Game
@@ -20,6 +20,17 @@ if TYPE_CHECKING:
 
 PAGE_SIZE = 10
 SORTS = ("rating", "wins", "games")
+SOLITAIRE_OPTION = "target"
+"""The option that names a solitaire game's puzzle: standings are kept per target."""
+
+
+def is_solitaire(game: Game[Any, Any]) -> bool:
+    """A one-seat game: solved or not, no ratings; standings count targets and solve times."""
+    return game.max_players == 1
+
+
+def _default_target(game: Game[Any, Any]) -> str:
+    return str(game.Options().to_dict().get(SOLITAIRE_OPTION, ""))
 
 
 def _ordinal(rank: int) -> str:
@@ -29,9 +40,9 @@ def _ordinal(rank: int) -> str:
 
 def _game(bot: TilehostBot, name: str) -> Game[Any, Any]:
     game = registry.get(name)
-    if game.name not in bot.game_names:
+    if game.name not in bot.standing_games:
         raise UnknownGameError(
-            f"There is no game called {name!r} here. The games are: {', '.join(bot.game_names)}."
+            f"There is no game called {name!r} here. The games are: {', '.join(bot.standing_games)}."
         )
     return game
 
@@ -53,6 +64,38 @@ def leaderboard_embed(
     pages = max(1, -(-total // PAGE_SIZE))
     embed.set_footer(text=f"Page {page + 1}/{pages} · {total} players · skill = OpenSkill mu - 3 sigma")
     return embed
+
+
+def solitaire_embed(
+    game: Game[Any, Any], scope: str, page: int, rows: list[SolverRow], total: int
+) -> discord.Embed:
+    """One page of a solitaire leaderboard: most targets solved, then most solves, then quickest."""
+    where = "this server" if scope == "server" else "all servers"
+    embed = discord.Embed(title=f"{game.title} — best solvers, {where}")
+    if not rows:
+        embed.description = f"Nobody has solved a {game.title} target yet. Try `/puzzominos solo`!"
+        return embed
+    lines = []
+    for index, row in enumerate(rows, start=page * PAGE_SIZE + 1):
+        quickest = f" · quickest {_duration(row.fastest)}" if row.fastest is not None else ""
+        targets = f"{row.targets} target{'s' if row.targets != 1 else ''}"
+        lines.append(f"**{index}.** <@{row.user_id}> — {targets} · {row.solves} solves{quickest}")
+    embed.description = "\n".join(lines)
+    pages = max(1, -(-total // PAGE_SIZE))
+    embed.set_footer(text=f"Page {page + 1}/{pages} · {total} solvers · /stats shows each target's best time")
+    return embed
+
+
+def solved_field(solved: list[SolvedTarget]) -> str:
+    """The targets a player solved, each with its count and quickest time."""
+    if not solved:
+        return "No target solved yet."
+    lines = [
+        f"`{row.target}` solved {row.solves}× · quickest "
+        + ("-" if row.fastest is None else _duration(row.fastest))
+        for row in solved
+    ]
+    return "\n".join(lines)[:1024]
 
 
 class PageButton(
@@ -92,11 +135,23 @@ async def leaderboard_page(
 ) -> tuple[discord.Embed, discord.ui.View]:
     """The embed and paging buttons of one leaderboard page."""
     game = registry.get(game_name)
-    rows, total = await bot.service.storage.leaderboard(
-        game.name, guild_id, sort, limit=PAGE_SIZE, offset=page * PAGE_SIZE
-    )
+    storage = bot.service.storage
     scope = "server" if guild_id else "global"
-    embed = leaderboard_embed(game, scope, sort, page, rows, total)
+    if is_solitaire(game):
+        solvers, total = await storage.solitaire_leaderboard(
+            game.name,
+            guild_id,
+            SOLITAIRE_OPTION,
+            _default_target(game),
+            limit=PAGE_SIZE,
+            offset=page * PAGE_SIZE,
+        )
+        embed = solitaire_embed(game, scope, page, solvers, total)
+    else:
+        rows, total = await storage.leaderboard(
+            game.name, guild_id, sort, limit=PAGE_SIZE, offset=page * PAGE_SIZE
+        )
+        embed = leaderboard_embed(game, scope, sort, page, rows, total)
     last = max(0, -(-total // PAGE_SIZE) - 1)
     view = discord.ui.View(timeout=None)
     view.add_item(PageButton(game.name, guild_id or 0, sort, max(0, page - 1), "prev", disabled=page == 0))
@@ -159,7 +214,7 @@ class StandingsCog(commands.Cog):
         typed = value.lower().strip()
         return [
             app_commands.Choice(name=registry.get(name).title, value=name)
-            for name in self.bot.game_names
+            for name in self.bot.standing_games
             if typed in name or typed in registry.get(name).title.lower()
         ][:25]
 
@@ -198,7 +253,8 @@ class StandingsCog(commands.Cog):
     ) -> None:
         async with refusals(interaction):
             who = player or interaction.user
-            games = [_game(self.bot, game)] if game else [registry.get(name) for name in self.bot.game_names]
+            names = self.bot.standing_games
+            games = [_game(self.bot, game)] if game else [registry.get(name) for name in names]
             embed = discord.Embed(title=f"Stats of {who.display_name}")
             for chosen in games:
                 stats = await self.bot.service.storage.stats(
@@ -206,6 +262,13 @@ class StandingsCog(commands.Cog):
                 )
                 if stats.games or game:
                     embed.add_field(name=chosen.title, value=stats_field(chosen, stats), inline=False)
+                if is_solitaire(chosen) and (stats.games or game):
+                    solved = await self.bot.service.storage.solved_targets(
+                        who.id, chosen.name, interaction.guild_id, SOLITAIRE_OPTION, _default_target(chosen)
+                    )
+                    embed.add_field(
+                        name=f"{chosen.title}: targets solved", value=solved_field(solved), inline=False
+                    )
             if not embed.fields:
                 embed.description = "No finished games here yet."
             await interaction.response.send_message(embed=embed)

@@ -42,7 +42,9 @@ async def test_export_replay_and_import(name: str, simcord_env: Any, db_path: st
 
     whole = selfplay(registry.get(name), 2, seed=5)
     before = table_counts(db_path)
-    imported = shown(await bob.slash(channel, f"{name} import", record=(f"{name}.txt", whole.to_text().encode())))
+    imported = shown(
+        await bob.slash(channel, f"{name} import", record=(f"{name}.txt", whole.to_text().encode()))
+    )
     assert [a.filename for a in imported.attachments] == [f"{name}-replay.gif", f"{name}-scores.png"]
     assert f"{len(whole.moves)} moves" in imported.content
     gif = await imported.attachments[0].read()
