@@ -185,3 +185,28 @@ def shape_of(squares: frozenset[int] | tuple[int, ...]) -> str | None:
         return None
     cells = frozenset((index % SIZE, index // SIZE) for index in squares)
     return shape_lookup().get(_normalise(cells))
+
+
+@cache
+def _placements(shape: str) -> tuple[frozenset[Cell], ...]:
+    """Every orientation of ``shape``, normalised to touch (0, 0)."""
+    return tuple(orientations(SHAPES[shape]))
+
+
+def fits_inside(squares: frozenset[int] | tuple[int, ...], shape: str) -> bool:
+    """True when ``squares`` (connected) could grow into ``shape``: they fit inside some rotation,
+    reflection and shift of it."""
+    if not squares or len(squares) > len(SHAPES[shape]):
+        return False
+    return _fits(_normalise(frozenset((index % SIZE, index // SIZE) for index in squares)), shape)
+
+
+@cache
+def _fits(cells: frozenset[Cell], shape: str) -> bool:
+    span = len(SHAPES[shape])
+    for form in _placements(shape):
+        for dx in range(span):
+            for dy in range(span):
+                if all((x + dx, y + dy) in form for x, y in cells):
+                    return True
+    return False

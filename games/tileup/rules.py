@@ -19,6 +19,7 @@ from games.tileup.data import (
     card_colour,
     card_label,
     card_shape,
+    fits_inside,
     shape_of,
     square_name,
     tile_key,
@@ -569,16 +570,34 @@ class TileUpGame(Game[TileUpState, TileUpMove]):
             # The leader heads for the open corners to close the game; the others keep away.
             closeness = 1 - _corner_distance(state, move.square) / 20
             gain = 0.2 + (0.1 * closeness if _leads(state, seat) else 0.05 * (1 - closeness))
-        enabled = self._enabled_card(state, seat, move)
+        squares = geo.region_after(state.board, move.tile, move.square)
+        enabled = self._enabled_card(state, seat, move, squares)
         if enabled is not None:
             gain += 0.5 + min(enabled[1], 20) / 100
         elif _breaks_match(state.board, scorable_cards(state, seat), move):
             gain -= 0.3
+        else:
+            gain += self._progress(state, seat, move, squares)
         return gain
 
-    def _enabled_card(self, state: TileUpState, seat: int, move: TileUpMove) -> tuple[str, int] | None:
+    def _progress(self, state: TileUpState, seat: int, move: TileUpMove, squares: tuple[int, ...]) -> float:
+        """A bonus for growing a region of a card's colour that still fits inside the card's shape
+        (bigger and taller regions more); ``squares`` is the region the tile would join."""
+        if len(squares) > 4:
+            return 0.0
+        best = 0.0
+        for card in scorable_cards(state, seat):
+            if card_colour(card) == move.tile[0] and fits_inside(squares, card_shape(card)):
+                height = geo.points(state.board, squares) + 1
+                best = max(best, 0.04 * len(squares) + 0.01 * height)
+        return best
+
+    def _enabled_card(
+        self, state: TileUpState, seat: int, move: TileUpMove, squares: tuple[int, ...] | None = None
+    ) -> tuple[str, int] | None:
         """The card (and its points) the placement would make scorable, if any."""
-        squares = geo.region_after(state.board, move.tile, move.square)
+        if squares is None:
+            squares = geo.region_after(state.board, move.tile, move.square)
         shape = shape_of(squares)
         if shape is None:
             return None

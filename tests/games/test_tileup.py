@@ -19,6 +19,7 @@ from games.tileup.data import (
     ALL_TILES,
     CENTER,
     SHAPES,
+    fits_inside,
     orientations,
     parse_square,
     shape_of,
@@ -228,6 +229,14 @@ def test_shapes_match_in_any_rotation_or_reflection() -> None:
     assert len(orientations(SHAPES["X5"])) == 1 and len(orientations(SHAPES["L4"])) == 8
     mirrored = with_board(base(), {"D3": "O3", "D4": "O2", "D5": "O4", "C5": "O1"})
     assert TileUpMove("score", square=sq("D3"), card=1) in GAME.legal_moves(mirrored)
+
+
+def test_fits_inside_a_shape() -> None:
+    line = (sq("C3"), sq("D3"))
+    assert fits_inside(line, "I3") and fits_inside(line, "T4") and fits_inside(line, "X5")
+    corner = (sq("C3"), sq("D3"), sq("D4"))
+    assert fits_inside(corner, "V3") and fits_inside(corner, "S4") and not fits_inside(corner, "I4")
+    assert not fits_inside((sq("C3"), sq("D3"), sq("E3"), sq("F3")), "I3")
 
 
 def test_scored_face_up_card_is_replaced_at_once() -> None:
