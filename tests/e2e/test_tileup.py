@@ -68,8 +68,11 @@ async def take_turn(channel: Any, who: Any, seen: set[str]) -> Any:
     """Score what can be scored, place tiles (or draw), end, and discard when over the limits.
 
     ``seen`` collects the commands used. Returns the last result of the turn."""
-    for card in await suggestions(channel, who, "score", "card"):
-        assert card.startswith("score ")
+    for choice in await who.autocomplete(channel, "tileup score", "card", ""):
+        card = choice["value"]
+        assert card.startswith("score ") and " +" in choice["name"], (
+            choice
+        )  # only scorable cards, with points
         message = public(await who.slash(channel, "tileup score", card=card.removeprefix("score ")))
         assert "+" in message.content
         seen.add("score")
