@@ -198,3 +198,23 @@ async def test_bad_notation_and_illegal_moves_store_nothing(world: Any, db_path:
     screen = shown(await mover.slash(channel, "tileup hand"))
     assert screen.ephemeral and screen.attachments
     assert len([part for part in screen.content.split(": ", 1)[1].split(", ") if len(part) == 2]) == 6
+
+
+async def test_running_out_of_time_ends_the_turn_without_a_forfeit(world: Any, db_path: str) -> None:
+    env, channel, people = world
+    alice, bob = people["alice"], people["bob"]
+    await alice.slash(channel, "tileup new", clock_hours=2)
+    await bob.slash(channel, "tileup join")
+    await alice.slash(channel, "tileup start")
+    game_id = only_game(db_path)
+    late = to_act(db_path, game_id, people)
+    public(await late.slash(channel, "tileup tiles"))
+    await env.advance_time(2 * 3600 + 60)
+    assert "ran out of time" in channel.last_message.content
+    assert "Game over" not in channel.last_message.content
+    status, _, seat = game_state(db_path, game_id)
+    assert status == "playing" and people[seat_names(db_path, game_id)[seat]] is not late
+    assert rows(db_path, "SELECT notation FROM moves WHERE game_id = ? ORDER BY ply", game_id) == [
+        ("tiles",),
+        ("!timeout",),
+    ]
