@@ -532,7 +532,9 @@ class TileUpGame(Game[TileUpState, TileUpMove]):
             START: "take one action (`goal`, `tiles` or place tiles like `O4@C5`), score cards any time, "
             "then `end`",
             DREW: "action taken: score cards or `end`",
-            PLACED: f"placing: place more tiles ({left} in hand), score cards or `end`",
+            PLACED: f"placing: place more tiles ({left} in hand), score cards or `end`"
+            if left
+            else "placing: no tiles left, score cards or `end`",
             DISCARD: f"over the limits ({left} tiles, {state.card_counts[seat]} goal cards): `discard` down "
             f"to {TILE_LIMIT} tiles and {CARD_LIMIT} goal cards",
         }

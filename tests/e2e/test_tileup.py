@@ -84,7 +84,7 @@ async def take_turn(channel: Any, who: Any, seen: set[str]) -> Any:
         if not places:
             break
         message = public(await who.slash(channel, "tileup play", move=places[0]))
-        assert "placing: place more tiles" in message.content or "Game over" in message.content
+        assert "placing: " in message.content and "or `end`" in message.content
         placed += 1
         seen.add("play")
     if not placed:
