@@ -16,11 +16,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games.ai import GreedyPlayer
-from games.puzzominos import GAME, solver
+from games.puzzominos import GAME
 from games.puzzominos.game import PuzzState
 from games.puzzominos.notation import Move
 from games.puzzominos.solo import GAME as SOLO
-from games.puzzominos.solo import SoloState, format_place, hint_place, position
+from games.puzzominos.solo import SoloState, first_solution, format_place, hint_place, position
 from games.puzzominos.targets import get_target
 from rendering import puzzosolo
 from rendering.common import to_png
@@ -70,8 +70,7 @@ def main() -> None:
         )
 
     for name, pieces in (("6x10", 4), ("10x12", 8)):
-        solution = solver.complete(get_target(name), ())
-        assert solution is not None
+        solution = first_solution(get_target(name))
         board = position(name, [format_place(place) for place in solution[:pieces]])
         moves = SOLO.legal_moves(board)
         render = median_ms(partial(solo_png, board), 30)

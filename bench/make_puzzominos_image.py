@@ -13,9 +13,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from games.ai import GreedyPlayer  # noqa: E402
-from games.puzzominos import GAME, solver  # noqa: E402
+from games.puzzominos import GAME  # noqa: E402
 from games.puzzominos.solo import GAME as SOLO  # noqa: E402
-from games.puzzominos.solo import Hint, format_place, position  # noqa: E402
+from games.puzzominos.solo import Hint, first_solution, format_place, position  # noqa: E402
 from games.puzzominos.targets import get_target  # noqa: E402
 from rendering import puzzosolo  # noqa: E402
 from rendering.puzzominos import render_board  # noqa: E402
@@ -41,8 +41,7 @@ def main() -> None:
 
 def solo_image() -> None:
     """Six pieces of the solver's first 6x10 solution, the sixth placed on a hint."""
-    solution = solver.complete(get_target("6x10"), ())
-    assert solution is not None
+    solution = first_solution(get_target("6x10"))
     state = position("6x10", [format_place(place) for place in solution[:5]])
     state, _ = SOLO.apply(state, Hint(solution[5]))
     puzzosolo.render_board(state, ["Jamie"]).save(SOLO_OUTPUT)

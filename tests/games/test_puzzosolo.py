@@ -24,6 +24,7 @@ from games.puzzominos.solo import (
     TooOpen,
     cells_of,
     completion,
+    first_solution,
     format_place,
     hint_place,
     legal_places,
@@ -31,13 +32,11 @@ from games.puzzominos.solo import (
 )
 from games.puzzominos.targets import TARGETS, get_target
 
-SOLUTION_6X10 = solver.complete(get_target("6x10"), ())
+SOLUTION_6X10 = first_solution(get_target("6x10"))
 
 
 def solution(target: str) -> list[str]:
-    found = solver.complete(get_target(target), ())
-    assert found is not None
-    return [format_place(place) for place in found]
+    return [format_place(place) for place in first_solution(get_target(target))]
 
 
 def test_registered_with_every_target_as_option() -> None:
@@ -173,8 +172,14 @@ def test_bounded_search_gives_up_on_a_budget() -> None:
         completion(get_target("10x12"), [], 3)
 
 
+@pytest.mark.parametrize("name", ["6x10", "3x20", "T"])
+def test_first_solution_is_a_solution_the_solver_accepts(name: str) -> None:
+    target = get_target(name)
+    found = first_solution(target)
+    assert solver.complete(target, found) == ()  # full: nothing left to complete
+
+
 def test_give_up_completes_the_players_position_when_it_can() -> None:
-    assert SOLUTION_6X10 is not None
     start = [format_place(place) for place in SOLUTION_6X10[:3]]
     state, events = GAME.apply(position("6x10", start), GIVE_UP)
     assert state.status == "gave up" and "your position completed" in events[0].text
@@ -188,7 +193,7 @@ def test_give_up_completes_the_players_position_when_it_can() -> None:
 
 def test_give_up_from_a_dead_end_shows_a_fresh_solution() -> None:
     state, events = GAME.resign(position("6x10", ["Xr0@A1"]), 0)
-    assert SOLUTION_6X10 is not None and state.solution == SOLUTION_6X10
+    assert state.solution == SOLUTION_6X10
     listed = " ".join(format_place(place) for place in SOLUTION_6X10)
     assert state.status == "gave up" and events[0].text == f"gave up on 6x10; a solution: {listed}"
 

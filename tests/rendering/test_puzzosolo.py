@@ -5,9 +5,7 @@ from __future__ import annotations
 import pytest
 from PIL import Image
 
-from games.puzzominos import solver
-from games.puzzominos.solo import GAME, GIVE_UP, Hint, SoloState, cells_of, format_place, position
-from games.puzzominos.targets import get_target
+from games.puzzominos.solo import GAME, GIVE_UP, SoloState, cells_of, position
 from rendering.common import BOARD_WIDTH, THEME
 from rendering.puzzosolo import (
     HOLE,
@@ -21,14 +19,14 @@ from rendering.puzzosolo import (
 from tests.rendering.test_puzzominos import compare_golden
 
 PLAYERS = ["Alice"]
-SOLUTION = solver.complete(get_target("6x10"), ())
+MOVES = ["Fr3@A1", "Ir0@B1", "Nr0f@D2", "Lr2@E2", "Yr2@A3"]
+"""Five pieces of a 6x10 solution, and then an X on a hint."""
 
 
 @pytest.fixture(scope="module")
 def state() -> SoloState:
-    assert SOLUTION is not None
-    after = position("6x10", [format_place(place) for place in SOLUTION[:5]])
-    after, _ = GAME.apply(after, Hint(SOLUTION[5]))
+    after = position("6x10", MOVES)
+    after, _ = GAME.apply(after, GAME.parse_move(after, "hint Xr0@B3"))
     return after
 
 
