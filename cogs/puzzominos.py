@@ -67,6 +67,7 @@ class PuzzOminosCog(
     """Puzz-Ominos in Discord: the two-player game and the solitaire challenges."""
 
     game_name = "puzzominos"
+    also_hosts = (SOLO,)
 
     # -- which table ------------------------------------------------------------------------
 

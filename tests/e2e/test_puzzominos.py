@@ -184,6 +184,10 @@ async def test_solitaire_solved_with_undo_and_hints(world: Any, db_path: str, ma
     )[0]
     assert started_at is not None and finished_at >= started_at
     assert game_state(db_path, game_id_of(db_path, "puzzosolo", "bob"))[0] == "playing"
+    board = shown(await alice.slash(channel, "leaderboard", game="puzzosolo", scope="server"))
+    assert f"<@{alice.id}> — 1 target · 1 solves" in board.embeds[0].description
+    stats = shown(await alice.slash(channel, "stats", game="puzzosolo"))
+    assert any("`6x10` solved 1×" in field.value for field in stats.embeds[0].fields)
 
 
 async def test_solitaire_dead_end_hint_and_give_up(world: Any, db_path: str) -> None:
