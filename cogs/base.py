@@ -92,6 +92,11 @@ class GameCog(commands.GroupCog):
         return self.bot.service
 
     @property
+    def hosted(self) -> tuple[str, ...]:
+        """Every game played through this cog: its own and ``also_hosts``."""
+        return (self.game_name, *self.also_hosts)
+
+    @property
     def game(self) -> Game[Any, Any]:
         """This cog's game."""
         return get_game(self.game_name)
@@ -301,7 +306,7 @@ class GameCog(commands.GroupCog):
                     f"Name the finished game to export, e.g. `/{self.game_name} export game_id:12`."
                 )
             row, record = await self.service.finished_record(game_id)
-            if row.game != self.game_name:
+            if row.game not in self.hosted:
                 raise errors.SessionError(
                     f"Game #{game_id} is a {get_game(row.game).title} game, not {self.game.title}."
                 )
@@ -320,7 +325,7 @@ class GameCog(commands.GroupCog):
     async def replay(self, interaction: discord.Interaction, game_id: int) -> None:
         async with refusals(interaction):
             row, record = await self.service.finished_record(game_id)
-            if row.game != self.game_name:
+            if row.game not in self.hosted:
                 raise errors.SessionError(f"Game #{game_id} is not a {self.game.title} game.")
             if row.status in ("lobby", "playing"):
                 raise errors.SessionError(
@@ -338,7 +343,7 @@ class GameCog(commands.GroupCog):
             text = (await record.read()).decode("utf-8", errors="replace")
             parsed = Record.from_text(text)
             other = get_game(parsed.game)
-            if other.name != self.game_name:
+            if other.name not in self.hosted:
                 raise RecordError(f"That is a {other.title} record; use `/{other.name} import`.")
             # Replay it before answering, so a bad record is refused privately (it takes ms).
             try:

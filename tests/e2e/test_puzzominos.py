@@ -206,3 +206,8 @@ async def test_solitaire_dead_end_hint_and_give_up(world: Any, db_path: str) -> 
     (result,) = rows(db_path, "SELECT won, forfeited, score FROM results WHERE game_id = ?", game_id)
     assert result == (0, 1, 0)
     refused(await bob.slash(channel, "puzzominos undo"), "no solitaire game")
+    exported = shown(await bob.slash(channel, "puzzominos export", game_id=game_id))
+    text = (await exported.attachments[0].read()).decode()
+    assert '"puzzosolo"' in text and "Xr0@A1" in text and "giveup" in text
+    replay = shown(await bob.slash(channel, "puzzominos replay", game_id=game_id))
+    assert [a.filename for a in replay.attachments] == ["puzzominos-replay.gif", "puzzominos-scores.png"]
