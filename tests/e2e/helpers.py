@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Sequence
 from typing import Any
+
+from bot.client import TilehostBot, create_bot
+from bot.settings import Settings
 
 
 def shown(result: Any) -> Any:
@@ -36,3 +40,18 @@ def game_state(db_path: str, game_id: int) -> tuple[str, int, int | None]:
 def seat_names(db_path: str, game_id: int) -> dict[int, str]:
     """Seat number -> player name."""
     return dict(rows(db_path, "SELECT seat, name FROM seats WHERE game_id = ?", game_id))
+
+
+def build_bot(db_path: str, extensions: Sequence[str], seed: list[int]) -> TilehostBot:
+    """The real bot on the test database with ``extensions``; every game gets the seed in
+    ``seed[0]`` (a test may change it before ``new``). Call again to restart on the same data."""
+    settings = Settings(token="test-token", db_path=db_path, turn_hours=24)
+    return create_bot(settings, extensions=extensions, seed_source=lambda: seed[0])
+
+
+def make_world(env: Any, guild: str, channel: str, names: Sequence[str] = ("alice", "bob", "cara")) -> Any:
+    """A server with one text channel and members called ``names``: ``(env, channel, people)``."""
+    server = env.create_guild(guild)
+    room = server.create_text_channel(channel)
+    people = {name: server.add_member(env.create_user(name)) for name in names}
+    return env, room, people

@@ -7,38 +7,22 @@ from typing import Any
 
 import pytest
 
-from bot.client import TilehostBot, create_bot
-from bot.settings import Settings
-from tests.e2e.helpers import game_state, rows, seat_names, shown, table_counts
+from bot.client import TilehostBot
+from tests.e2e.helpers import build_bot, game_state, make_world, rows, seat_names, shown, table_counts
 
 EXTENSIONS = ("cogs.lobby", "cogs.standings", "cogs.tileup")
 MAX_TURNS = 120
 PLACEMENTS_A_TURN = 4
 
 
-def build(db_path: str, seed: list[int]) -> TilehostBot:
-    """The real bot on the test database; every game gets the seed in ``seed[0]``."""
-    settings = Settings(token="test-token", db_path=db_path, turn_hours=24)
-    return create_bot(settings, extensions=EXTENSIONS, seed_source=lambda: seed[0])
-
-
-@pytest.fixture
-def seed() -> list[int]:
-    """The seed of the next game."""
-    return [1000]
-
-
 @pytest.fixture
 def simcord_bot(db_path: str, seed: list[int]) -> TilehostBot:
-    return build(db_path, seed)
+    return build_bot(db_path, EXTENSIONS, seed)
 
 
 @pytest.fixture
 def world(simcord_env: Any) -> Any:
-    guild = simcord_env.create_guild("Tile Club")
-    channel = guild.create_text_channel("stacks")
-    people = {name: guild.add_member(simcord_env.create_user(name)) for name in ("alice", "bob", "cara")}
-    return simcord_env, channel, people
+    return make_world(simcord_env, "Tile Club", "stacks")
 
 
 def only_game(db_path: str) -> int:
@@ -125,7 +109,7 @@ async def test_whole_game_through_slash_commands(world: Any, db_path: str, seed:
             break
         last = await take_turn(channel, to_act(db_path, game_id, people), seen)
         if turn == 3:
-            await env.restart_bot(build(db_path, seed))
+            await env.restart_bot(build_bot(db_path, EXTENSIONS, seed))
     assert game_state(db_path, game_id)[0] == "finished"
     assert "Game over" in shown(last).content and "all four corners" in shown(last).content
     assert {"play", "tiles", "end", "score"} <= seen

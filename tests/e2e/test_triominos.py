@@ -7,38 +7,22 @@ from typing import Any
 
 import pytest
 
-from bot.client import TilehostBot, create_bot
-from bot.settings import Settings
+from bot.client import TilehostBot
 from games.triominos import GAME, Options
-from tests.e2e.helpers import game_state, rows, seat_names, shown, table_counts
+from tests.e2e.helpers import build_bot, game_state, make_world, rows, seat_names, shown, table_counts
 
 EXTENSIONS = ("cogs.lobby", "cogs.standings", "cogs.triominos")
 MAX_PLIES = 200
 
 
-def build(db_path: str, seed: list[int]) -> TilehostBot:
-    """The real bot on the test database; every game gets the seed in ``seed[0]``."""
-    settings = Settings(token="test-token", db_path=db_path, turn_hours=24)
-    return create_bot(settings, extensions=EXTENSIONS, seed_source=lambda: seed[0])
-
-
-@pytest.fixture
-def seed() -> list[int]:
-    """The seed of the next game (a test may change it before `/triominos new`)."""
-    return [1000]
-
-
 @pytest.fixture
 def simcord_bot(db_path: str, seed: list[int]) -> TilehostBot:
-    return build(db_path, seed)
+    return build_bot(db_path, EXTENSIONS, seed)
 
 
 @pytest.fixture
 def world(simcord_env: Any) -> Any:
-    guild = simcord_env.create_guild("Tile Club")
-    channel = guild.create_text_channel("triangles")
-    people = {name: guild.add_member(simcord_env.create_user(name)) for name in ("alice", "bob", "cara")}
-    return simcord_env, channel, people
+    return make_world(simcord_env, "Tile Club", "triangles")
 
 
 def short_game_seed(players: int, options: Options) -> int:
@@ -101,7 +85,7 @@ async def test_whole_game_through_slash_commands(world: Any, db_path: str, seed:
             assert "from the well" in message.content
         played.append(value)
         if ply == 3:
-            await env.restart_bot(build(db_path, seed))
+            await env.restart_bot(build_bot(db_path, EXTENSIONS, seed))
     assert game_state(db_path, game_id)[0] == "finished"
     assert "draw" in played
     assert "Game over" in channel.last_message.content
