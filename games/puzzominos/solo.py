@@ -393,8 +393,8 @@ def _place(state: SoloState, place: Place, hinted: bool) -> tuple[SoloState, Eve
         covered=state.covered | mask,
         hints=state.hints + hinted,
     )
-    how = "hint: " if hinted else ""
-    events = [Event("info", f"{how}{format_place(place)} · {after.empty_squares} squares to fill", 0)]
+    how = "placed on a hint · " if hinted else ""
+    events = [Event("info", f"{how}{after.empty_squares} squares to fill", 0)]
     if after.empty_squares == 0:
         after = replace(after, status="solved")
         hints = f" with {after.hints} hint{'s' if after.hints != 1 else ''}" if after.hints else ""
