@@ -49,6 +49,11 @@ THEME = Theme()
 
 
 @lru_cache(maxsize=32)
+def counted(count: int, noun: str) -> str:
+    """``count`` with ``noun`` in the singular or plural: ``1 tile``, ``3 tiles``."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
 def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     """Pillow's bundled font at ``size`` pixels."""
     return ImageFont.load_default(size)

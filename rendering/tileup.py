@@ -32,6 +32,7 @@ from rendering.common import (
     RGB,
     THEME,
     ScoreLine,
+    counted,
     draw_centered,
     font,
     score_strip,
@@ -283,7 +284,7 @@ def _cards_panel(view: TileUpState, width: int) -> Image.Image:
 def _score_lines(view: TileUpState, players: Sequence[str]) -> list[ScoreLine]:
     lines = []
     for seat, name in enumerate(players):
-        extra = f"{view.tile_counts[seat]} tiles · {view.card_counts[seat]} cards"
+        extra = f"{counted(view.tile_counts[seat], 'tile')} · {counted(view.card_counts[seat], 'card')}"
         if seat in view.forfeited:
             extra = "resigned"
         lines.append(ScoreLine(name, view.scores[seat], extra))
@@ -373,7 +374,8 @@ def render_hand(view: TileUpState, seat: int, players: Sequence[str]) -> Image.I
     layout = HandLayout(len(tiles), len(cards))
     image = Image.new("RGB", (layout.width, layout.height), THEME.background)
     draw = ImageDraw.Draw(image)
-    draw.text((10, 8), f"{name}'s screen · {len(tiles)} tiles · Tile Up!", font=font(16), fill=THEME.ink)
+    title = f"{name}'s screen · {counted(len(tiles), 'tile')} · Tile Up!"
+    draw.text((10, 8), title, font=font(16), fill=THEME.ink)
     if not tiles:
         draw.text((10, 44), "no tiles: draw three with `tiles`", font=font(13), fill=THEME.muted)
     for index, tile in enumerate(tiles):
