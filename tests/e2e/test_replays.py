@@ -1,4 +1,4 @@
-"""Export, replay and import for every game, through SimCord with every game cog loaded."""
+"""Rules, export, replay and import for every game, through SimCord with every game cog loaded."""
 
 from __future__ import annotations
 
@@ -27,6 +27,9 @@ async def test_export_replay_and_import(name: str, simcord_env: Any, db_path: st
     channel = guild.create_text_channel("games")
     alice = guild.add_member(env.create_user("alice"))
     bob = guild.add_member(env.create_user("bob"))
+    rules = shown(await alice.slash(channel, f"{name} rules"))
+    assert rules.ephemeral and rules.embeds[0].title.startswith(registry.get(name).title)
+    assert [a.filename for a in rules.attachments] == [f"{name}-rules.png"]
     await alice.slash(channel, f"{name} new")
     await bob.slash(channel, f"{name} join")
     await alice.slash(channel, f"{name} start")
