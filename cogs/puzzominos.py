@@ -19,16 +19,24 @@ import discord
 from discord import app_commands
 
 from bot import errors, ui
-from bot.sessions import Session
+from bot.sessions import Session, Update
 from cogs.base import GameCog, MoveTransformer, refusals
 from games.puzzominos import solo
 from games.puzzominos.game import SECOND_PIECE_CHOICES
+from games.puzzominos.notation import Place
+from games.puzzominos.solo import SoloState
 from games.puzzominos.targets import TARGETS
 
 if TYPE_CHECKING:
     from bot.client import TilehostBot
 
 SOLO = solo.GAME.name
+QUICK_HINT = 100_000
+"""Search nodes a hint tries before deferring the reply (about a tenth of a second)."""
+CANNOT_COMPLETE = (
+    "Your position cannot be completed: no arrangement of the pieces left fills the empty squares. "
+    "Take pieces back with `/puzzominos undo` (or `/puzzominos giveup`)."
+)
 
 SECOND_PIECE = [
     app_commands.Choice(name="optional: `pass` declines it (default)", value="optional"),
@@ -185,21 +193,48 @@ class PuzzOminosCog(
             await self._duel_hint(interaction)
             return
         async with refusals(interaction):
-            session = self._session(interaction)
-            state = session.state
-            try:
-                place = await asyncio.to_thread(solo.hint_place, state)
+            state = self._session(interaction).state
+            try:  # most positions are decided at once; answer within Discord's 3 seconds
+                place = await asyncio.to_thread(solo.hint_place, state, QUICK_HINT)
             except solo.TooOpen:
-                raise errors.SessionError(
-                    "Your position is too open to find a solution quickly: place a few more pieces "
-                    "(or `/puzzominos undo`) and ask again."
-                ) from None
+                await interaction.response.defer(thinking=True)
+                place = await self._slow_hint(state)
+                assert interaction.channel_id is not None
+                text = solo.format_move(solo.Hint(place))
+                update = await self.service.play(interaction.channel_id, SOLO, interaction.user.id, text)
+                await self._followup(interaction, update)
+                return
             if place is None:
-                raise errors.SessionError(
-                    "Your position cannot be completed: no arrangement of the pieces left fills the empty "
-                    "squares. Take pieces back with `/puzzominos undo` (or `/puzzominos giveup`)."
-                )
+                raise errors.SessionError(CANNOT_COMPLETE)
             await self.act(interaction, solo.format_move(solo.Hint(place)))
+
+    async def _slow_hint(self, state: SoloState) -> Place:
+        try:
+            place = await asyncio.to_thread(solo.hint_place, state)
+        except solo.TooOpen:
+            raise errors.SessionError(
+                "Your position is too open to find a solution quickly: place a few more pieces "
+                "(or `/puzzominos undo`) and ask again."
+            ) from None
+        if place is None:
+            raise errors.SessionError(CANNOT_COMPLETE)
+        return place
+
+    async def _followup(self, interaction: discord.Interaction, update: Update) -> None:
+        """The turn message and board as the followup of a deferred reply (the move is stored)."""
+        session = update.session
+        try:
+            message = await interaction.followup.send(
+                ui.turn_message(update),
+                file=await ui.board_file(session),
+                view=ui.turn_view(session) or discord.utils.MISSING,
+                allowed_mentions=ui.MENTION_USERS,
+                wait=True,
+            )
+        except discord.HTTPException:
+            await self.bot.poster.on_update(update)
+            return
+        await self.service.storage.set_message(session.id, message.id)
 
     async def _duel_hint(self, interaction: discord.Interaction) -> None:
         async with refusals(interaction):

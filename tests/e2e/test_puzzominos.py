@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+import cogs.puzzominos
 from bot.client import TilehostBot
 from games.puzzominos.solo import first_solution, format_place
 from games.puzzominos.targets import get_target
@@ -148,7 +149,9 @@ async def test_bad_input_is_refused_privately_and_stores_nothing(world: Any, db_
     assert rows(db_path, "SELECT notation FROM moves WHERE game_id = ?", game_id) == [("Ir0@0,0",)]
 
 
-async def test_solitaire_solved_with_undo_and_hints(world: Any, db_path: str, make_bot: Any) -> None:
+async def test_solitaire_solved_with_undo_and_hints(
+    world: Any, db_path: str, make_bot: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     env, channel, people = world
     alice, bob = people["alice"], people["bob"]
     solution = first_solution(get_target("6x10"))
@@ -171,7 +174,9 @@ async def test_solitaire_solved_with_undo_and_hints(world: Any, db_path: str, ma
     hand = shown(await alice.slash(channel, "puzzominos hand"))
     assert hand.ephemeral and hand.attachments and "X" in hand.content
     await env.restart_bot(make_bot(extensions=EXTENSIONS))
-    for _ in range(11):
+    for index in range(11):
+        # every other hint takes the deferred path of a search longer than a quick look
+        monkeypatch.setattr(cogs.puzzominos, "QUICK_HINT", 1 if index % 2 else 100_000)
         public(await alice.slash(channel, "puzzominos hint"))
     assert game_state(db_path, game_id)[0] == "finished"
     assert "solved 6x10 with 11 hints" in channel.last_message.content
