@@ -28,6 +28,7 @@ from games.puzzominos.solo import (
     format_place,
     hint_place,
     legal_places,
+    mask_of,
     position,
 )
 from games.puzzominos.targets import TARGETS, get_target
@@ -231,7 +232,12 @@ def test_random_play_keeps_invariants(name: str, seed: int) -> None:
         before = repr(state)
         after, _ = GAME.apply(state, move)
         assert repr(state) == before
+        if move == UNDO:
+            assert after.placed == state.placed[:-1]
+        elif move != GIVE_UP:
+            assert after.placed[:-1] == state.placed and after.placed[-1].place == move
         state = after
         cells = [cell for placed in state.placed for cell in placed.cells]
         assert len(cells) == len(set(cells)) and set(cells) <= state.target.cells
+        assert state.covered == sum(mask_of(state.target, placed.place) or 0 for placed in state.placed)
         assert GAME.scores(state)[0] <= len(state.placed)
