@@ -362,7 +362,8 @@ class GameCog(commands.GroupCog):
         lines = [f"**{title}** — {summary['moves']} moves"]
         outcome = summary["outcome"]
         for seat, player in enumerate(record.players):
-            mark = " 🏆" if outcome and seat in outcome["winners"] else ""
+            won = outcome and seat in outcome["winners"] and seat not in outcome["forfeited"]
+            mark = " 🏆" if won else ""
             lines.append(f"{player}: {summary['scores'][seat]}{mark}")
         if not summary["finished"]:
             lines.append("(the record stops before the end of the game)")
