@@ -7,15 +7,13 @@ Run: ``.venv/bin/python bench/bench_geominos.py`` (targets: render < 50 ms, lega
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from games.ai import GreedyPlayer  # noqa: E402
+from bench.timing import fresh, greedy_states, median_ms, timed  # noqa: E402
 from games.geominos import GAME, Options, State  # noqa: E402
 from rendering.geominos import render_board  # noqa: E402
 
@@ -26,31 +24,7 @@ IMAGE = ROOT / "docs" / "images" / "geominos-board.png"
 
 def game(seed: int, players: int, mode: str) -> list[State]:
     """Every state of a greedy self-play game."""
-    state = GAME.new(players, Options(mode=mode), seed=seed)
-    player = GreedyPlayer(seed)
-    states = [state]
-    while GAME.to_act(state) is not None:
-        state, _ = GAME.apply(state, player.choose(GAME, state))
-        states.append(state)
-    return states
-
-
-def fresh(state: State) -> State:
-    """A copy without the cached grid, frontier and legal moves, so each run computes them."""
-    return State(**{name: getattr(state, name) for name in state.__dataclass_fields__})
-
-
-def median_ms(samples: list[float]) -> float:
-    return statistics.median(samples) * 1000
-
-
-def timed(action: object, runs: int) -> list[float]:
-    samples = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        action()  # type: ignore[operator]
-        samples.append(time.perf_counter() - start)
-    return samples
+    return greedy_states(GAME, players, seed, Options(mode=mode))
 
 
 def main() -> None:

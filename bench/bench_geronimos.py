@@ -5,16 +5,15 @@ Run: ``.venv/bin/python bench/bench_geronimos.py`` (targets: render < 50 ms, leg
 
 from __future__ import annotations
 
-import statistics
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.timing import fresh, median_ms
 from games.ai import GreedyPlayer
 from games.geronimos import GAME, State
-from games.geronimos.state import State as StateClass
 from rendering.geronimos import render_board
 
 RUNS = 60
@@ -30,15 +29,6 @@ def late_game(seed: int = 7) -> State:
         previous = state
         state, _ = GAME.apply(state, player.choose(GAME, state))
     return previous
-
-
-def fresh(state: State) -> State:
-    """A copy without the cached legal moves, so each run computes them."""
-    return StateClass(**{name: getattr(state, name) for name in state.__dataclass_fields__})
-
-
-def median_ms(samples: list[float]) -> float:
-    return statistics.median(samples) * 1000
 
 
 def main() -> None:

@@ -7,16 +7,13 @@ Run: ``.venv/bin/python bench/bench_tileup.py`` (targets: render < 50 ms, legal_
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from games.ai import GreedyPlayer  # noqa: E402
+from bench.timing import greedy_states, median_ms, timed  # noqa: E402
 from games.tileup import GAME, TileUpState  # noqa: E402
 from rendering.tileup import render_board  # noqa: E402
 
@@ -27,28 +24,7 @@ IMAGE = ROOT / "docs" / "images" / "tileup-board.png"
 
 def game(seed: int, players: int) -> list[TileUpState]:
     """Every state of a greedy self-play game."""
-    state = GAME.new(players, seed=seed)
-    player = GreedyPlayer(seed)
-    states = [state]
-    while GAME.to_act(state) is not None:
-        state, _ = GAME.apply(state, player.choose(GAME, state))
-        states.append(state)
-    return states
-
-
-def median_ms(samples: list[float]) -> float:
-    """The median of ``samples`` (seconds) in milliseconds."""
-    return statistics.median(samples) * 1000
-
-
-def timed(action: Callable[[], object], runs: int) -> list[float]:
-    """``runs`` timings of ``action`` in seconds."""
-    samples = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        action()
-        samples.append(time.perf_counter() - start)
-    return samples
+    return greedy_states(GAME, players, seed)
 
 
 def main() -> None:

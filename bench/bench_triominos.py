@@ -11,13 +11,13 @@ times tiles in hand).
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.timing import fresh, median_ms
 from games.ai import GreedyPlayer
 from games.triominos import GAME, State
 from rendering.triominos import render_board
@@ -42,15 +42,6 @@ def late_game(seed: int = 7, players: int = 4) -> tuple[State, State]:
             fullest = state
         state, _ = GAME.apply(state, player.choose(GAME, state))
     return heaviest, fullest
-
-
-def fresh(state: State) -> State:
-    """A copy without the cached board facts and legal moves, so each run computes them."""
-    return State(**{name: getattr(state, name) for name in state.__dataclass_fields__})
-
-
-def median_ms(samples: list[float]) -> float:
-    return statistics.median(samples) * 1000
 
 
 def main() -> None:
