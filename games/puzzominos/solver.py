@@ -21,6 +21,7 @@ with a small bit field per piece name (room for two copies of a name with two se
 
 from __future__ import annotations
 
+import itertools
 import sys
 import time
 from collections import Counter
@@ -37,6 +38,20 @@ Perm = tuple[int, ...]
 """A symmetry of the target as a permutation of bit numbers."""
 
 PIECE_SIZE = 5
+FIRST_BUDGET = 1000
+"""Positions the first attempt of a completion search may look at (then 1.5 times more each)."""
+DEFAULT_LIMIT = 300_000
+"""Positions a completion may look at in all before giving up (a few seconds)."""
+PADDING = 4
+"""Unused bits after each line of the layout, so that shifted shapes never wrap onto the next line."""
+
+
+class SearchLimitError(GameError):
+    """The completion search looked at its limit of positions without an answer either way."""
+
+
+class _OutOfBudget(Exception):
+    """An attempt of the completion search used up its budget (the search restarts)."""
 
 
 @dataclass(frozen=True)
@@ -69,13 +84,11 @@ class Problem:
     def __init__(self, target: Target) -> None:
         self.target = target
         self.columns = target.width >= target.height
-        self.stride = target.height if self.columns else target.width
+        self.stride = (target.height if self.columns else target.width) + PADDING
         self.bit: dict[Cell, int] = {cell: self._bit_number(cell) for cell in target.cells}
         self.cell: dict[int, Cell] = {bit: cell for cell, bit in self.bit.items()}
         self.full = sum(1 << bit for bit in self.bit.values())
-        size = target.width * target.height
-        self.line_starts = sum(1 << bit for bit in range(0, size, self.stride))
-        self.line_ends = self.line_starts << (self.stride - 1)
+        self.size = self.full.bit_length()
         counts = Counter(target.pieces)
         self.names: tuple[str, ...] = tuple(counts)
         width = max(counts.values()).bit_length()
@@ -86,13 +99,19 @@ class Problem:
             self.fields[name] = (unit * ((1 << width) - 1), unit)
             self.all_pieces += unit * counts[name]
         self.place_of: dict[int, Place] = {}
+        self.shapes: list[tuple[int, tuple[int, ...]]] = []
         self.masks_of: dict[str, list[int]] = {name: self._placements(name) for name in self.names}
-        self.table: list[tuple[Choice, ...]] = [self._choices(bit) for bit in range(size)]
+        self.table: list[tuple[Choice, ...]] = [self._choices(bit) for bit in range(self.size)]
+        self.covering: list[list[tuple[int, int, int]]] = [[] for _ in range(self.size)]
+        for mask, place in self.place_of.items():
+            field, unit = self.fields[place.piece]
+            for bit in bits_of(mask):
+                self.covering[bit].append((field, unit, mask))
         self.symmetries: tuple[Perm, ...] = self._symmetries()
 
     def _bit_number(self, cell: Cell) -> int:
         x, y = cell
-        return x * self.target.height + y if self.columns else y * self.target.width + x
+        return x * self.stride + y if self.columns else y * self.stride + x
 
     def mask_of(self, cells: Iterable[Cell]) -> int | None:
         """The bitmask of ``cells``, or None if one of them is off the target."""
@@ -107,8 +126,10 @@ class Problem:
     def _placements(self, name: str) -> list[int]:
         """The masks of every placement of ``name`` inside the target (recorded in ``place_of``)."""
         masks = []
+        field = self.fields[name][0]
         for orientation in distinct_orientations(name):
             shape = oriented_cells(name, orientation)
+            self.shapes.append((field, tuple(self._bit_number(cell) for cell in shape)))
             span_x = max(x for x, _ in shape)
             span_y = max(y for _, y in shape)
             for oy in range(self.target.height - span_y):
@@ -143,11 +164,10 @@ class Problem:
                 lambda x, y: (y, w - x),
                 lambda x, y: (h - y, w - x),
             ]
-        size = self.target.width * self.target.height
         result = []
         for sym in maps:
             if all(sym(*cell) in self.bit for cell in self.bit):
-                perm = list(range(size))
+                perm = list(range(self.size))
                 for cell, bit in self.bit.items():
                     perm[bit] = self.bit[sym(*cell)]
                 result.append(tuple(perm))
@@ -160,7 +180,7 @@ class Problem:
 
     def grid(self, masks: Iterable[int], perm: Perm | None = None) -> tuple[str, ...]:
         """The piece name on every bit (``""`` where empty), optionally after a symmetry."""
-        letters = [""] * (self.target.width * self.target.height)
+        letters = [""] * self.size
         for mask in masks:
             name = self.place_of[mask].piece
             for bit in bits_of(mask):
@@ -232,19 +252,12 @@ class Problem:
     def regions(self, empty: int) -> list[int]:
         """The edge-connected regions of ``empty``, as masks."""
         stride = self.stride
-        up = empty & ~self.line_starts
-        down = empty & ~self.line_ends
         found = []
         rest = empty
         while rest:
             region = rest & -rest
             while True:
-                grown = (
-                    region
-                    | (region << 1 & up)
-                    | (region >> 1 & down)
-                    | ((region << stride | region >> stride) & empty)
-                )
+                grown = (region | region << 1 | region >> 1 | region << stride | region >> stride) & empty
                 if grown == region:
                     break
                 region = grown
@@ -252,36 +265,96 @@ class Problem:
             rest ^= region
         return found
 
-    def first_completion(self, empty: int, left: int) -> list[int] | None:
-        """One way to fill ``empty`` with pieces from ``left``, or None if there is none."""
-        table = self.table
+    def options(self, empty: int, left: int) -> tuple[int, int, int]:
+        """``(once, twice, thrice)``: the empty squares that at least one, two and three
+        placements of the pieces left can cover."""
+        once = twice = thrice = 0
+        for field, offsets in self.shapes:
+            if not left & field:
+                continue
+            anchors = -1
+            for offset in offsets:
+                anchors &= empty >> offset
+            if anchors:
+                for offset in offsets:
+                    covered = anchors << offset
+                    thrice |= twice & covered
+                    twice |= once & covered
+                    once |= covered
+        return once, twice, thrice
+
+    def next_square(self, empty: int, left: int, backwards: bool) -> int | None:
+        """The square to fill next (a one-bit mask), or None if ``empty`` cannot be filled.
+
+        A square that no placement of the pieces left can cover, or a region whose size is not
+        a multiple of 5, is a dead end. A square with the fewest placements (one, then two) is
+        filled first; otherwise the first (``backwards``: last) square of the smallest region.
+        """
+        once, twice, thrice = self.options(empty, left)
+        if empty & ~once:
+            return None
+        scarce = empty & ~twice or empty & ~thrice
+        if not scarce:
+            regions = self.regions(empty)
+            if any(region.bit_count() % PIECE_SIZE for region in regions):
+                return None
+            scarce = min(regions, key=int.bit_count)
+        return 1 << (scarce.bit_length() - 1) if backwards else scarce & -scarce
+
+    def first_completion(self, empty: int, left: int, limit: int | None = None) -> list[int] | None:
+        """One way to fill ``empty`` with pieces from ``left``, or None if there is none.
+
+        The search restarts with a growing budget of positions, each time from the other end
+        and trying placements in a shifted order, so one unlucky early choice does not trap it;
+        positions proven dead stay dead across restarts, so the restarts add little to a proof
+        that there is no completion. Raises :class:`SearchLimitError` after ``limit`` positions.
+        """
+        covering = self.covering
         shift = self.all_pieces.bit_length() + 1
         dead: set[int] = set()
         chosen: list[int] = []
+        budget = visited = 0
 
-        def fill(empty: int, left: int) -> bool:
+        def fill(empty: int, left: int, attempt: int) -> bool:
+            nonlocal budget
             if not empty:
                 return True
             key = empty << shift | left
             if key in dead:
                 return False
-            regions = self.regions(empty)
-            if any(region.bit_count() % PIECE_SIZE for region in regions):
-                dead.add(key)
-                return False
-            smallest = min(regions, key=int.bit_count)
-            for choice in table[(smallest & -smallest).bit_length() - 1]:
-                if left & choice.field:
-                    for mask in choice.masks:
-                        if mask & empty == mask:
-                            chosen.append(mask)
-                            if fill(empty ^ mask, left - choice.unit):
-                                return True
-                            chosen.pop()
+            budget -= 1
+            if budget < 0:
+                raise _OutOfBudget
+            square = self.next_square(empty, left, backwards=attempt % 2 == 1)
+            if square is not None:
+                options = covering[square.bit_length() - 1]
+                turn = attempt * 7 % len(options)
+                for field, unit, mask in options[turn:] + options[:turn]:
+                    if left & field and mask & empty == mask:
+                        chosen.append(mask)
+                        if fill(empty ^ mask, left - unit, attempt):
+                            return True
+                        chosen.pop()
             dead.add(key)
             return False
 
-        return chosen if fill(empty, left) else None
+        allowance = FIRST_BUDGET
+        for attempt in itertools.count():
+            if limit is not None:
+                allowance = min(allowance, limit - visited)
+            budget = allowance
+            try:
+                return chosen if fill(empty, left, attempt) else None
+            except _OutOfBudget:
+                chosen.clear()
+                visited += allowance
+                if limit is not None and visited >= limit:
+                    raise SearchLimitError(
+                        f"The solver gave up after looking at {visited:,} positions without deciding "
+                        "whether this position can be completed."
+                    ) from None
+                allowance = allowance * 3 // 2
+        raise AssertionError("unreachable")
 
     # -- positions and symmetry ---------------------------------------------------------------
 
@@ -347,18 +420,23 @@ def problem(target: Target) -> Problem:
     return Problem(target)
 
 
-def complete(target: Target, placed: Sequence[Place]) -> tuple[Place, ...] | None:
+def complete(
+    target: Target, placed: Sequence[Place], limit: int | None = DEFAULT_LIMIT
+) -> tuple[Place, ...] | None:
     """Placements (target coordinates) that fill the rest of ``target`` after ``placed``.
 
     ``()`` when the target is already full; None when the position cannot be completed,
     including when ``placed`` leaves the target, overlaps or uses a piece more often than the
-    target's set(s) hold it.
+    target's set(s) hold it. Raises :class:`SearchLimitError` (a ``GameError`` whose message
+    a player can read) if the search looks at more than ``limit`` positions without an answer:
+    that can happen on the two-set targets, where proving that a position is hopeless may take
+    a very long time (``limit=None`` searches to the end).
     """
     compiled = problem(target)
     start = compiled.position(placed)
     if start is None:
         return None
-    masks = compiled.first_completion(*start)
+    masks = compiled.first_completion(*start, limit=limit)
     return None if masks is None else tuple(compiled.place_of[mask] for mask in masks)
 
 
