@@ -26,8 +26,8 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from functools import cache
+from typing import NamedTuple
 
 from games.errors import GameError
 from games.puzzominos.notation import Place
@@ -54,8 +54,7 @@ class _OutOfBudget(Exception):
     """An attempt of the completion search used up its budget (the search restarts)."""
 
 
-@dataclass(frozen=True)
-class Choice:
+class Choice(NamedTuple):
     """The placements of one piece name whose first square (in scan order) is a given square."""
 
     field: int
@@ -102,6 +101,7 @@ class Problem:
         self.shapes: list[tuple[int, tuple[int, ...]]] = []
         self.masks_of: dict[str, list[int]] = {name: self._placements(name) for name in self.names}
         self.table: list[tuple[Choice, ...]] = [self._choices(bit) for bit in range(self.size)]
+        """Per square: the placements whose first square it is, grouped by piece name."""
         self.covering: list[list[tuple[int, int, int]]] = [[] for _ in range(self.size)]
         for mask, place in self.place_of.items():
             field, unit = self.fields[place.piece]
@@ -178,19 +178,12 @@ class Problem:
         """``mask`` moved by the symmetry ``perm``."""
         return sum(1 << perm[bit] for bit in bits_of(mask))
 
-    def grid(self, masks: Iterable[int], perm: Perm | None = None) -> tuple[str, ...]:
-        """The piece name on every bit (``""`` where empty), optionally after a symmetry."""
-        letters = [""] * self.size
-        for mask in masks:
-            name = self.place_of[mask].piece
-            for bit in bits_of(mask):
-                letters[bit if perm is None else perm[bit]] = name
-        return tuple(letters)
-
     def is_canonical(self, masks: Sequence[int], perms: Iterable[Perm]) -> bool:
-        """Whether the solution's letter grid is the smallest among its images under ``perms``."""
-        grid = self.grid(masks)
-        return all(grid <= self.grid(masks, perm) for perm in perms)
+        """Whether the solution (its placements, as sorted masks) is the smallest among its images
+        under ``perms``. Placements, not letters: with two sets, two pieces of the same name side
+        by side must not look like a different split of the same squares."""
+        key = sorted(masks)
+        return all(key <= sorted(self.image(mask, perm) for mask in masks) for perm in perms)
 
     # -- search -------------------------------------------------------------------------------
 
@@ -200,19 +193,22 @@ class Problem:
         The list is reused: copy it before the next one is asked for.
         """
         table = self.table
+        stride = self.stride
         chosen: list[int] = []
 
         def fill(empty: int, left: int) -> Iterator[list[int]]:
-            for choice in table[(empty & -empty).bit_length() - 1]:
-                if left & choice.field:
-                    rest = left - choice.unit
-                    for mask in choice.masks:
+            for field, unit, masks in table[(empty & -empty).bit_length() - 1]:
+                if left & field:
+                    rest = left - unit
+                    for mask in masks:
                         if mask & empty == mask:
                             chosen.append(mask)
                             if mask == empty:
                                 yield chosen
                             else:
-                                yield from fill(empty ^ mask, rest)
+                                after = empty ^ mask
+                                if not after & ~(after << 1 | after >> 1 | after << stride | after >> stride):
+                                    yield from fill(after, rest)
                             chosen.pop()
 
         if not empty:
@@ -222,26 +218,34 @@ class Problem:
 
     def count(self, empty: int, left: int, memo: dict[int, int] | None = None) -> int:
         """How many ways fill ``empty`` with pieces from ``left`` (``memo`` may be shared
-        between calls on the same problem)."""
+        between calls on the same problem).
+
+        This is the hot loop: a placement that leaves an empty square with no empty neighbour
+        is skipped at once, and every other position reached is counted once.
+        """
         if not empty:
             return 1
         table = self.table
+        stride = self.stride
         shift = self.all_pieces.bit_length() + 1
         known: dict[int, int] = {} if memo is None else memo
+        recall = known.get
 
         def fill(empty: int, left: int) -> int:
             total = 0
-            for choice in table[(empty & -empty).bit_length() - 1]:
-                if left & choice.field:
-                    rest = left - choice.unit
-                    for mask in choice.masks:
+            for field, unit, masks in table[(empty & -empty).bit_length() - 1]:
+                if left & field:
+                    rest = left - unit
+                    for mask in masks:
                         if mask & empty == mask:
                             if mask == empty:
                                 total += 1
                                 continue
                             after = empty ^ mask
+                            if after & ~(after << 1 | after >> 1 | after << stride | after >> stride):
+                                continue
                             key = after << shift | rest
-                            found = known.get(key)
+                            found = recall(key)
                             if found is None:
                                 found = known[key] = fill(after, rest)
                             total += found
