@@ -64,6 +64,16 @@ class Choice(NamedTuple):
     masks: tuple[int, ...]
 
 
+AWKWARD_FIRST = "XIFWZTVYNULP"
+"""Pentominoes from the hardest to fit to the easiest: a completion tries them in this order,
+so that no X or I is left over for the last, oddly shaped gaps."""
+
+
+def awkwardness(piece: str) -> int:
+    """The rank of ``piece`` in :data:`AWKWARD_FIRST` (other pieces last)."""
+    return AWKWARD_FIRST.find(piece) % (len(AWKWARD_FIRST) + 1)
+
+
 def low_bit(mask: int) -> int:
     """The number of the lowest set bit of a non-zero ``mask``."""
     return (mask & -mask).bit_length() - 1
@@ -103,7 +113,7 @@ class Problem:
         self.table: list[tuple[Choice, ...]] = [self._choices(bit) for bit in range(self.size)]
         """Per square: the placements whose first square it is, grouped by piece name."""
         self.covering: list[list[tuple[int, int, int]]] = [[] for _ in range(self.size)]
-        for mask, place in self.place_of.items():
+        for mask, place in sorted(self.place_of.items(), key=lambda item: awkwardness(item[1].piece)):
             field, unit = self.fields[place.piece]
             for bit in bits_of(mask):
                 self.covering[bit].append((field, unit, mask))
@@ -308,8 +318,8 @@ class Problem:
     def first_completion(self, empty: int, left: int, limit: int | None = None) -> list[int] | None:
         """One way to fill ``empty`` with pieces from ``left``, or None if there is none.
 
-        The search restarts with a growing budget of positions, each time from the other end
-        and trying placements in a shifted order, so one unlucky early choice does not trap it;
+        The search restarts with a growing budget of positions, each time from the other end of
+        the scan order, so that one unlucky early choice does not trap it;
         positions proven dead stay dead across restarts, so the restarts add little to a proof
         that there is no completion. Raises :class:`SearchLimitError` after ``limit`` positions.
         """
@@ -331,9 +341,7 @@ class Problem:
                 raise _OutOfBudget
             square = self.next_square(empty, left, backwards=attempt % 2 == 1)
             if square is not None:
-                options = covering[square.bit_length() - 1]
-                turn = attempt * 7 % len(options)
-                for field, unit, mask in options[turn:] + options[:turn]:
+                for field, unit, mask in covering[square.bit_length() - 1]:
                     if left & field and mask & empty == mask:
                         chosen.append(mask)
                         if fill(empty ^ mask, left - unit, attempt):
