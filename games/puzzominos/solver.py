@@ -22,6 +22,7 @@ with a small bit field per piece name (room for two copies of a name with two se
 from __future__ import annotations
 
 import itertools
+import json
 import sys
 import time
 from collections import Counter
@@ -32,7 +33,7 @@ from typing import NamedTuple
 from games.errors import GameError
 from games.puzzominos.notation import Place
 from games.puzzominos.pieces import distinct_orientations, oriented_cells
-from games.puzzominos.targets import Cell, Target, get_target
+from games.puzzominos.targets import Cell, Target, get_target, square_name
 
 Perm = tuple[int, ...]
 """A symmetry of the target as a permutation of bit numbers."""
@@ -480,18 +481,26 @@ def render(target: Target, placed: Sequence[Place]) -> str:
     return "\n".join("".join(row).rstrip() for row in rows)
 
 
-USAGE = "usage: python -m games solve puzzominos TARGET [--count [--all]]"
+def format_solitaire(place: Place) -> str:
+    """A placement in solitaire notation: ``Lr1f@C4`` (top-left of its box on square C4)."""
+    return f"{place.piece}{place.orientation.notation()}@{square_name(place.x, place.y)}"
+
+
+USAGE = "usage: python -m games solve puzzominos TARGET [--count [--all]] [--json]"
+FLAGS = frozenset({"--count", "--all", "--json"})
 
 
 def main_solve(argv: list[str]) -> int:
-    """``python -m games solve puzzominos TARGET [--count [--all]]``.
+    """``python -m games solve puzzominos TARGET [--count [--all]] [--json]``.
 
     Prints one solution as a grid of letters; with ``--count`` the number of distinct solutions
-    (``--all``: symmetric copies counted too) and the time taken.
+    (``--all``: symmetric copies counted too) and the time taken. ``--json`` prints the same as
+    one JSON object (a solution as its placements in solitaire notation and its grid rows).
+    Returns 0, or 1 when the target has no solution, 2 for a bad command line.
     """
     flags = {arg for arg in argv if arg.startswith("--")}
     names = [arg for arg in argv if not arg.startswith("--")]
-    if len(names) != 1 or flags - {"--count", "--all"}:
+    if len(names) != 1 or flags - FLAGS:
         print(USAGE, file=sys.stderr)
         return 2
     try:
@@ -500,16 +509,29 @@ def main_solve(argv: list[str]) -> int:
         print(f"error: {error}", file=sys.stderr)
         return 2
     start = time.perf_counter()
+    report: dict[str, object] = {"target": target.name}
     if "--count" in flags:
         distinct = "--all" not in flags
         total = count_solutions(target, distinct=distinct)
+        report |= {"distinct": distinct, "solutions": total, "seconds": round(time.perf_counter() - start, 3)}
         kind = "distinct solutions" if distinct else "solutions (symmetric copies included)"
-        print(f"{target.name}: {total} {kind} in {time.perf_counter() - start:.2f} s")
-        return 0
-    solution = complete(target, ())
-    if solution is None:
-        print(f"{target.name}: no solution ({time.perf_counter() - start:.2f} s)")
-        return 1
-    print(render(target, solution))
-    print(f"{target.name}: solved in {time.perf_counter() - start:.2f} s")
-    return 0
+        text = f"{target.name}: {total} {kind} in {report['seconds']:.2f} s"
+        status = 0
+    else:
+        solution = complete(target, (), limit=None)
+        seconds = round(time.perf_counter() - start, 3)
+        if solution is None:
+            report |= {"solution": None, "seconds": seconds}
+            text = f"{target.name}: no solution ({seconds:.2f} s)"
+            status = 1
+        else:
+            grid = render(target, solution)
+            report |= {
+                "solution": [format_solitaire(place) for place in solution],
+                "grid": grid.splitlines(),
+                "seconds": seconds,
+            }
+            text = f"{grid}\n{target.name}: solved in {seconds:.2f} s"
+            status = 0
+    print(json.dumps(report, indent=2) if "--json" in flags else text)
+    return status

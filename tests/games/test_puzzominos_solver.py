@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
@@ -353,3 +354,23 @@ def test_render_marks_empty_squares_and_holes() -> None:
     text = render(TARGETS["8x8-corners"], [Place("I", R0, 1, 0)])
     assert text.splitlines()[0] == " IIIII."
     assert text.splitlines()[1] == "........"
+
+
+def test_cli_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["solve", "puzzominos", "4x15", "--count", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["target"] == "4x15" and data["solutions"] == 368 and data["distinct"] is True
+    assert main(["solve", "puzzominos", "T", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    target = TARGETS["T"]
+    places = [parse_solitaire(text) for text in data["solution"]]
+    assert_fills(target, places)
+    assert data["grid"] == render(target, places).splitlines()
+
+
+def parse_solitaire(text: str) -> Place:
+    """``Lr1f@C4`` read back (independently of the game module)."""
+    piece, rest = text[0], text[1:]
+    orientation, square = rest.split("@")
+    x, y = parse_square(square)
+    return Place(piece, Orientation(int(orientation[1]), orientation.endswith("f")), x, y)
