@@ -8,15 +8,21 @@ tried in turn (a placement fits when ``mask & empty == mask``). The pieces left 
 with a small bit field per piece name (room for two copies of a name with two sets).
 
 - Counting memoises the number of completions of each ``(empty, pieces left)`` position, which
-  different orders of the same pieces reach again and again.
+  different orders of the same pieces reach again and again, and skips at once a placement that
+  leaves an empty square with no empty neighbour. All 6x10 solutions take about a second.
 - Distinct counting (a solution and its rotations/reflections of the whole target count once)
   fixes a piece that every solution uses once, normally ``X``, at one placement per orbit of the
   target's symmetry group, then counts the rest. When that placement is itself symmetric, a
   second piece is fixed the same way under the placement's stabiliser, and so on; if no piece is
-  left to fix, each solution found is counted only if it is the smallest of its images.
-- Completing a position (hints) also splits the empty squares into connected regions: a region
-  whose size is not a multiple of 5 is a dead end, and the smallest region is filled first, so a
-  hopeless pocket is found at once even on the two-set 10x12 and 6x20 targets.
+  left to fix (the T uses 9 of the 12 pieces), each solution found is counted only if it is the
+  smallest of its images.
+- Completing a position (hints) looks ahead at every step: a square that no placement of the
+  pieces left can cover, or an empty region whose size is not a multiple of 5, is a dead end; a
+  square with only one or two possible placements is filled first, else the first square of the
+  smallest region; awkward pieces (X, I, F, ...) are tried first. The search restarts with a
+  growing budget (from alternate ends), keeping what it proved dead, and gives up with
+  :class:`SearchLimitError` after ``limit`` positions: proving a two-set position hopeless can
+  take very long.
 """
 
 from __future__ import annotations
@@ -96,7 +102,6 @@ class Problem:
         self.columns = target.width >= target.height
         self.stride = (target.height if self.columns else target.width) + PADDING
         self.bit: dict[Cell, int] = {cell: self._bit_number(cell) for cell in target.cells}
-        self.cell: dict[int, Cell] = {bit: cell for cell, bit in self.bit.items()}
         self.full = sum(1 << bit for bit in self.bit.values())
         self.size = self.full.bit_length()
         counts = Counter(target.pieces)
