@@ -118,6 +118,12 @@ class Problem:
         self.masks_of: dict[str, list[int]] = {name: self._placements(name) for name in self.names}
         self.table: list[tuple[Choice, ...]] = [self._choices(bit) for bit in range(self.size)]
         """Per square: the placements whose first square it is, grouped by piece name."""
+        self.probed: list[tuple[Choice, ...]] = [
+            self._probe(bit, lines) for bit in range(self.size) for lines in range(4)
+        ]
+        """``table`` split by whether the next square along the line (bit 0 of the index's low
+        two bits) and the square on the next line (bit 1) are empty: ``probed[4 * square + k]``
+        holds only the placements that leave the filled ones alone."""
         self.covering: list[list[tuple[int, int, int]]] = [[] for _ in range(self.size)]
         for mask, place in sorted(self.place_of.items(), key=lambda item: awkwardness(item[1].piece)):
             field, unit = self.fields[place.piece]
@@ -165,6 +171,14 @@ class Problem:
                 choices.append(Choice(field, unit, masks))
         return tuple(choices)
 
+    def _probe(self, bit: int, lines: int) -> tuple[Choice, ...]:
+        filled = (0 if lines & 1 else 1 << (bit + 1)) | (0 if lines & 2 else 1 << (bit + self.stride))
+        choices = (
+            choice._replace(masks=tuple(m for m in choice.masks if not m & filled))
+            for choice in self.table[bit]
+        )
+        return tuple(choice for choice in choices if choice.masks)
+
     def _symmetries(self) -> tuple[Perm, ...]:
         """Every symmetry of the target but the identity, as permutations of bit numbers."""
         w, h = self.target.width - 1, self.target.height - 1
@@ -208,12 +222,14 @@ class Problem:
 
         The list is reused: copy it before the next one is asked for.
         """
-        table = self.table
+        table = self.probed
         stride = self.stride
         chosen: list[int] = []
 
         def fill(empty: int, left: int) -> Iterator[list[int]]:
-            for field, unit, masks in table[(empty & -empty).bit_length() - 1]:
+            first = (empty & -empty).bit_length() - 1
+            beside = empty >> first
+            for field, unit, masks in table[first << 2 | (beside >> 1 & 1) | (beside >> stride & 1) << 1]:
                 if left & field:
                     rest = left - unit
                     for mask in masks:
@@ -241,7 +257,7 @@ class Problem:
         """
         if not empty:
             return 1
-        table = self.table
+        table = self.probed
         stride = self.stride
         shift = self.all_pieces.bit_length() + 1
         known: dict[int, int] = {} if memo is None else memo
@@ -249,7 +265,9 @@ class Problem:
 
         def fill(empty: int, left: int) -> int:
             total = 0
-            for field, unit, masks in table[(empty & -empty).bit_length() - 1]:
+            first = (empty & -empty).bit_length() - 1
+            beside = empty >> first
+            for field, unit, masks in table[first << 2 | (beside >> 1 & 1) | (beside >> stride & 1) << 1]:
                 if left & field:
                     rest = left - unit
                     for mask in masks:
