@@ -248,16 +248,23 @@ class Problem:
             return
         yield from fill(empty, left)
 
-    def count(self, empty: int, left: int, memo: dict[int, int] | None = None) -> int:
+    def count(
+        self,
+        empty: int,
+        left: int,
+        memo: dict[int, int] | None = None,
+        table: list[tuple[Choice, ...]] | None = None,
+    ) -> int:
         """How many ways fill ``empty`` with pieces from ``left`` (``memo`` may be shared
-        between calls on the same problem).
+        between calls on the same problem and ``table``; ``table`` defaults to every placement,
+        in the layout of :attr:`probed`).
 
         This is the hot loop: a placement that leaves an empty square with no empty neighbour
         is skipped at once, and every other position reached is counted once.
         """
         if not empty:
             return 1
-        table = self.probed
+        table = self.probed if table is None else table
         stride = self.stride
         shift = self.all_pieces.bit_length() + 1
         known: dict[int, int] = {} if memo is None else memo
@@ -424,12 +431,60 @@ class Problem:
             result.append((mask, stabiliser))
         return result
 
-    def count_distinct(self) -> int:
-        """Solutions counted once per rotation/reflection class of the whole target."""
-        memo: dict[int, int] = {}
+    def fixable(self) -> list[str]:
+        """Piece names that every solution uses exactly once (none if some pieces stay out)."""
+        if self.target.needed != len(self.target.pieces):
+            return []
         counts = Counter(self.target.pieces)
-        every_piece_used = self.target.needed == len(self.target.pieces)
-        fixable = [name for name in self.names if counts[name] == 1] if every_piece_used else []
+        return [name for name in self.names if counts[name] == 1]
+
+    def count_all(self) -> int:
+        """Every solution, symmetric copies included.
+
+        With a piece every solution uses once, the solutions with that piece at any placement
+        of an orbit are as many as with it at the orbit's representative.
+        """
+        fixable = self.fixable()
+        if not fixable or not self.symmetries:
+            return self.count(self.full, self.all_pieces)
+        memo: dict[int, int] = {}
+        group = list(self.symmetries)
+        name = min(fixable, key=lambda name: len(self.orbits(self.masks_of[name], group)))
+        unit = self.fields[name][1]
+        return sum(
+            (len(group) + 1)
+            // (len(stabiliser) + 1)
+            * self.count(self.full ^ mask, self.all_pieces - unit, memo)
+            for mask, stabiliser in self.orbits(self.masks_of[name], group)
+        )
+
+    def symmetric(self, empty: int, left: int, perm: Perm) -> int:
+        """How many ways to fill ``empty`` with pieces from ``left`` are unchanged by ``perm``,
+        when no piece name may be used twice: then every placement must be unchanged itself."""
+        table = [
+            tuple(
+                choice._replace(masks=kept)
+                for choice in choices
+                if (kept := tuple(mask for mask in choice.masks if self.image(mask, perm) == mask))
+            )
+            for choices in self.probed
+        ]
+        return self.count(empty, left, {}, table)
+
+    def count_distinct(self) -> int:
+        """Solutions counted once per rotation/reflection class of the whole target.
+
+        A piece that every solution uses once is fixed at one placement per orbit of the
+        symmetries that keep the pieces fixed so far, preferring a piece none of whose
+        placements is itself symmetric (then each class is counted exactly once). If every such
+        piece has symmetric placements and no name is used twice, Burnside's lemma counts the
+        classes: (all solutions + the solutions unchanged by each symmetry) / group size, where
+        a solution unchanged by a symmetry is made of placements unchanged by it. Otherwise the
+        solutions are listed and the smallest of each class counted.
+        """
+        memo: dict[int, int] = {}
+        fixable = self.fixable()
+        singles = max(Counter(self.target.pieces).values()) == 1
 
         def distinct(empty: int, left: int, fixed: list[int], group: list[Perm]) -> int:
             if not group:
@@ -439,9 +494,15 @@ class Problem:
                 for name in fixable
                 if left & self.fields[name][0]
             ]
+            free = [option for option in options if not any(stabiliser for _, stabiliser in option[1])]
+            if singles and not free and (fixed or not options):
+                total = self.count(empty, left, memo) + sum(
+                    self.symmetric(empty, left, perm) for perm in group
+                )
+                return total // (len(group) + 1)
             if not options:
                 return sum(self.is_canonical(fixed + masks, group) for masks in self.search(empty, left))
-            name, orbits = min(options, key=lambda option: len(option[1]))
+            name, orbits = min((free if fixed and free else options), key=lambda option: len(option[1]))
             unit = self.fields[name][1]
             return sum(
                 distinct(empty ^ mask, left - unit, [*fixed, mask], stabiliser) for mask, stabiliser in orbits
@@ -489,7 +550,7 @@ def count_solutions(target: Target, distinct: bool = True) -> int:
     compiled = problem(target)
     if distinct:
         return compiled.count_distinct()
-    return compiled.count(compiled.full, compiled.all_pieces)
+    return compiled.count_all()
 
 
 def render(target: Target, placed: Sequence[Place]) -> str:
