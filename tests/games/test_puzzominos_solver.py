@@ -54,6 +54,13 @@ def custom(width: int, height: int, pieces: Sequence[str]) -> Target:
     return Target("custom", "custom", width, height, box(width, height), tuple(pieces), width * height // 5)
 
 
+def shaped(drawing: str, pieces: Sequence[str]) -> Target:
+    """A target drawn row by row (``X`` a square, rows split by ``/``)."""
+    rows = drawing.split("/")
+    cells = frozenset((x, y) for y, row in enumerate(rows) for x, mark in enumerate(row) if mark == "X")
+    return Target("shape", "shape", len(rows[0]), len(rows), cells, tuple(pieces), len(cells) // 5)
+
+
 def covered(places: Iterable[Place]) -> list[Cell]:
     return [cell for p in places for cell in placed_cells(p.piece, p.orientation, p.x, p.y)]
 
@@ -200,11 +207,20 @@ def brute_force_classes(target: Target) -> int:
         custom(5, 4, PENTOMINOES),
         custom(5, 5, ["X", "P", "P", "P", "P"]),  # X fixed in the centre; the pinwheel and its mirror
         custom(5, 6, ["X", "I", "L", "P", "U", "Y"]),
+        shaped(".X./XXX/.X.", PENTOMINOES),  # one solution, unchanged by all 8 symmetries
+        shaped("XXX/.X./XXX/XXX", PENTOMINOES),  # T over U: a mirror-symmetric solution
+        shaped(".X./XXX/.X./XXX/X.X", PENTOMINOES),  # X over U
     ],
 )
 def test_distinct_counts_match_brute_force(target: Target) -> None:
     assert count_solutions(target) == brute_force_classes(target)
     assert count_solutions(target, distinct=False) == sum(1 for _ in solutions(target))
+
+
+def test_symmetric_solutions_count_once() -> None:
+    for drawing in [".X./XXX/.X.", "XXX/.X./XXX/XXX"]:
+        target = shaped(drawing, PENTOMINOES)
+        assert count_solutions(target) == count_solutions(target, distinct=False) == 1
 
 
 def test_pinwheel_and_its_mirror_are_one_solution() -> None:
