@@ -21,7 +21,7 @@ from discord import app_commands
 from bot import errors, ui
 from bot.sessions import Session, Update
 from cogs.base import GameCog, MoveTransformer, refusals
-from games.puzzominos import solo
+from games.puzzominos import solo, solver
 from games.puzzominos.game import SECOND_PIECE_CHOICES
 from games.puzzominos.notation import Place
 from games.puzzominos.solo import SoloState
@@ -31,8 +31,9 @@ if TYPE_CHECKING:
     from bot.client import TilehostBot
 
 SOLO = solo.GAME.name
-QUICK_HINT = 100_000
-"""Search nodes a hint tries before deferring the reply (about a tenth of a second)."""
+QUICK_HINT = 50_000
+"""Positions the solver looks at for a hint before the reply is deferred (half a second at worst,
+well inside Discord's three seconds)."""
 CANNOT_COMPLETE = (
     "Your position cannot be completed: no arrangement of the pieces left fills the empty squares. "
     "Take pieces back with `/puzzominos undo` (or `/puzzominos giveup`)."
@@ -196,7 +197,7 @@ class PuzzOminosCog(
             state = self._session(interaction).state
             try:  # most positions are decided at once; answer within Discord's 3 seconds
                 place = await asyncio.to_thread(solo.hint_place, state, QUICK_HINT)
-            except solo.TooOpen:
+            except solver.SearchLimitError:
                 await interaction.response.defer(thinking=True)
                 place = await self._slow_hint(state)
                 assert interaction.channel_id is not None
@@ -211,7 +212,7 @@ class PuzzOminosCog(
     async def _slow_hint(self, state: SoloState) -> Place:
         try:
             place = await asyncio.to_thread(solo.hint_place, state)
-        except solo.TooOpen:
+        except solver.SearchLimitError:
             raise errors.SessionError(
                 "Your position is too open to find a solution quickly: place a few more pieces "
                 "(or `/puzzominos undo`) and ask again."

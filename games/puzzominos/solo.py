@@ -43,12 +43,10 @@ from games.puzzominos.pieces import (
 from games.puzzominos.targets import TARGETS, Target, get_target, parse_square, square_name
 
 DEFAULT_TARGET = "6x10"
-GIVE_UP_BUDGET = 20_000
-"""Search nodes spent on completing the player's own position when they give up."""
-HINT_BUDGET = 3_000_000
-"""Search nodes a hint may spend before saying the position is too open to decide quickly."""
-FIRST_BUDGET = 5_000_000
-"""Search nodes for a first solution of an empty target."""
+GIVE_UP_LIMIT = 20_000
+"""Positions the solver may look at to complete the player's own position when they give up."""
+HINT_LIMIT = solver.DEFAULT_LIMIT
+"""Positions a hint may look at before saying the position is too open to decide quickly."""
 """Search nodes a hint may spend before saying the position is too open to decide quickly."""
 
 
@@ -277,81 +275,10 @@ def _suggest(state: SoloState, piece: str) -> str:
     return f" {piece} fits e.g. at " + ", ".join(f"`{o}`" for o in options) + "."
 
 
-class TooOpen(Exception):
-    """The bounded search ran out of nodes before deciding."""
-
-
-def completion(target: Target, placed: Sequence[Place], budget: int) -> tuple[Place, ...] | None:
-    """Placements that fill the rest of ``target`` after ``placed`` (``()`` when full), or None
-    when none exists. Spends at most ``budget`` search nodes (a deterministic bound, unlike a
-    time limit), else raises :class:`TooOpen`.
-
-    The same exact-cover search as :func:`solver.complete` (first empty square first), with a
-    node budget, and with empty regions whose size is not a multiple of 5 refused at once.
-    """
-    compiled = solver.problem(target)
-    start = compiled.position(placed)
-    if start is None or not _regions_fit(target, start[0]):
-        return None
-    table = compiled.table
-    nodes = 0
-    chosen: list[int] = []
-
-    def fill(empty: int, left: int) -> bool:
-        nonlocal nodes
-        if not empty:
-            return True
-        nodes += 1
-        if nodes > budget:
-            raise TooOpen
-        for choice in table[(empty & -empty).bit_length() - 1]:
-            if left & choice.field:
-                rest = left - choice.unit
-                for mask in choice.masks:
-                    if mask & empty == mask:
-                        chosen.append(mask)
-                        if fill(empty ^ mask, rest):
-                            return True
-                        chosen.pop()
-        return False
-
-    if not fill(*start):
-        return None
-    return tuple(compiled.place_of[mask] for mask in chosen)
-
-
-@cache
-def _square_masks(target: Target) -> tuple[tuple[Cell, int], ...]:
-    compiled = solver.problem(target)
-    return tuple((cell, compiled.mask_of((cell,)) or 0) for cell in sorted(target.cells))
-
-
-def _regions_fit(target: Target, empty: int) -> bool:
-    """True when every connected empty region has a multiple of 5 squares."""
-    todo = {cell for cell, mask in _square_masks(target) if empty & mask}
-    while todo:
-        stack = [todo.pop()]
-        size = 0
-        while stack:
-            x, y = stack.pop()
-            size += 1
-            for nxt in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
-                if nxt in todo:
-                    todo.remove(nxt)
-                    stack.append(nxt)
-        if size % 5:
-            return False
-    return True
-
-
 @cache
 def first_solution(target: Target) -> tuple[Place, ...]:
-    """The first solution of the empty target in the search order (the bounded search finds it
-    in well under a second on every target; :func:`solver.complete` is the fallback)."""
-    try:
-        found = completion(target, (), FIRST_BUDGET)
-    except TooOpen:
-        found = solver.complete(target, ())
+    """The solver's first solution of the empty target (well under a second on every target)."""
+    found = solver.complete(target, (), limit=None)
     if found is None:
         raise InvalidOptionsError(f"The target {target.name} has no solution.")
     return found
@@ -361,18 +288,19 @@ def shown_solution(state: SoloState) -> tuple[Place, ...]:
     """What giving up shows: the position completed when a short search finds a completion,
     else a solution of the empty target."""
     try:
-        rest = completion(state.target, state.places, GIVE_UP_BUDGET)
-    except TooOpen:
+        rest = solver.complete(state.target, state.places, limit=GIVE_UP_LIMIT)
+    except solver.SearchLimitError:
         rest = None
     if rest is not None:
         return (*state.places, *rest)
     return first_solution(state.target)
 
 
-def hint_place(state: SoloState, budget: int = HINT_BUDGET) -> Place | None:
+def hint_place(state: SoloState, limit: int = HINT_LIMIT) -> Place | None:
     """One more piece of a completion of the position, or None when it cannot be completed.
-    Raises :class:`TooOpen` when the search cannot decide within ``budget`` nodes."""
-    rest = completion(state.target, state.places, budget)
+    Raises :class:`solver.SearchLimitError` when the solver cannot decide within ``limit``
+    positions."""
+    rest = solver.complete(state.target, state.places, limit=limit)
     if not rest:
         return None
     return rest[0]

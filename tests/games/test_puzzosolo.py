@@ -21,9 +21,7 @@ from games.puzzominos.solo import (
     Hint,
     SoloOptions,
     SoloState,
-    TooOpen,
     cells_of,
-    completion,
     first_solution,
     format_place,
     hint_place,
@@ -165,12 +163,12 @@ def test_hints_complete_the_position_and_are_counted() -> None:
 def test_hint_says_when_a_position_cannot_be_completed() -> None:
     state = position("6x10", ["Xr0@A1"])  # A1 is cut off: a one-square pocket
     assert hint_place(state) is None
-    assert completion(state.target, state.places, 10) is None  # found at once, whatever the budget
+    assert solver.complete(state.target, state.places, limit=10) is None  # found at once, whatever the limit
 
 
 def test_bounded_search_gives_up_on_a_budget() -> None:
-    with pytest.raises(TooOpen):
-        completion(get_target("10x12"), [], 3)
+    with pytest.raises(solver.SearchLimitError):
+        solver.complete(get_target("10x12"), [], limit=3)
 
 
 @pytest.mark.parametrize("name", ["6x10", "3x20", "T"])
