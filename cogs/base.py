@@ -200,11 +200,13 @@ class GameCog(commands.GroupCog):
             self.service.continue_game(update.session)
 
     async def reply_update(self, interaction: discord.Interaction, update: Update) -> None:
-        """Reply with the turn message and board; the move is already stored, so if Discord
-        fails here the board is posted in the channel instead."""
+        """Reply with the turn message and board (as the followup of a reply already deferred,
+        if it was); the move is already stored, so if Discord fails here the board is posted in
+        the channel instead."""
         session = update.session
         try:
-            await interaction.response.defer(thinking=True)
+            if not interaction.response.is_done():
+                await interaction.response.defer(thinking=True)
             message = await interaction.followup.send(
                 ui.turn_message(update),
                 file=await ui.board_file(session),

@@ -19,7 +19,7 @@ import discord
 from discord import app_commands
 
 from bot import errors, ui
-from bot.sessions import Session, Update
+from bot.sessions import Session
 from cogs.base import GameCog, MoveTransformer, refusals
 from games.puzzominos import solo, solver
 from games.puzzominos.game import SECOND_PIECE_CHOICES
@@ -203,7 +203,7 @@ class PuzzOminosCog(
                 assert interaction.channel_id is not None
                 text = solo.format_move(solo.Hint(place))
                 update = await self.service.play(interaction.channel_id, SOLO, interaction.user.id, text)
-                await self._followup(interaction, update)
+                await self.reply_update(interaction, update)
                 return
             if place is None:
                 raise errors.SessionError(CANNOT_COMPLETE)
@@ -220,22 +220,6 @@ class PuzzOminosCog(
         if place is None:
             raise errors.SessionError(CANNOT_COMPLETE)
         return place
-
-    async def _followup(self, interaction: discord.Interaction, update: Update) -> None:
-        """The turn message and board as the followup of a deferred reply (the move is stored)."""
-        session = update.session
-        try:
-            message = await interaction.followup.send(
-                ui.turn_message(update),
-                file=await ui.board_file(session),
-                view=ui.turn_view(session) or discord.utils.MISSING,
-                allowed_mentions=ui.MENTION_USERS,
-                wait=True,
-            )
-        except discord.HTTPException:
-            await self.bot.poster.on_update(update)
-            return
-        await self.service.storage.set_message(session.id, message.id)
 
     async def _duel_hint(self, interaction: discord.Interaction) -> None:
         async with refusals(interaction):
