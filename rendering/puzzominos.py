@@ -43,7 +43,8 @@ LABEL_LEFT, LABEL_TOP, PAD = 30, 22, 6
 
 @dataclass(frozen=True)
 class Layout:
-    """Cell-to-pixel geometry of the drawn part of the unbounded table."""
+    """Cell-to-pixel geometry of the drawn part of the table (the solitaire board too: its
+    squares start at ``0,0``)."""
 
     min_x: int
     min_y: int
@@ -51,21 +52,25 @@ class Layout:
     rows: int
     cell: int
     width: int = BOARD_WIDTH
+    label_top: int = LABEL_TOP
+    """Room above the grid for the column labels."""
+    pad: int = PAD
+    """Room right of and below the grid."""
 
     @property
     def left(self) -> int:
         """Pixel x of the left edge of the grid (the grid is centred)."""
-        return LABEL_LEFT + (self.width - LABEL_LEFT - PAD - self.cols * self.cell) // 2
+        return LABEL_LEFT + (self.width - LABEL_LEFT - self.pad - self.cols * self.cell) // 2
 
     @property
     def top(self) -> int:
         """Pixel y of the top edge of the grid."""
-        return LABEL_TOP
+        return self.label_top
 
     @property
     def height(self) -> int:
         """Height of the board image (without the score strip)."""
-        return self.top + self.rows * self.cell + PAD
+        return self.top + self.rows * self.cell + self.pad
 
     def cell_box(self, cell: Cell) -> tuple[int, int, int, int]:
         """The pixel box ``(x0, y0, x1, y1)`` of a table cell (``x1, y1`` exclusive)."""

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
@@ -29,7 +28,7 @@ from rendering.common import (
     score_strip,
     stack_vertically,
 )
-from rendering.puzzominos import OUTLINE, hand_slot, label_cell, outline, tint
+from rendering.puzzominos import OUTLINE, Layout, hand_slot, label_cell, outline, tint
 
 PIECE_COLOURS: dict[str, RGB] = dict(
     zip(
@@ -60,47 +59,12 @@ MAX_CELL = 40
 LABEL_LEFT, LABEL_TOP, PAD = 30, 24, 8
 
 
-@dataclass(frozen=True)
-class Layout:
-    """Square-to-pixel geometry of a target board."""
-
-    cols: int
-    rows: int
-    cell: int
-    width: int = BOARD_WIDTH
-
-    @property
-    def left(self) -> int:
-        """Pixel x of the grid's left edge (the grid is centred)."""
-        return LABEL_LEFT + (self.width - LABEL_LEFT - PAD - self.cols * self.cell) // 2
-
-    @property
-    def top(self) -> int:
-        """Pixel y of the grid's top edge."""
-        return LABEL_TOP
-
-    @property
-    def height(self) -> int:
-        """Height of the board image without the score strip."""
-        return self.top + self.rows * self.cell + PAD
-
-    def cell_box(self, cell: Cell) -> tuple[int, int, int, int]:
-        """The pixel box ``(x0, y0, x1, y1)`` of a square."""
-        x0 = self.left + cell[0] * self.cell
-        y0 = self.top + cell[1] * self.cell
-        return x0, y0, x0 + self.cell, y0 + self.cell
-
-    def cell_center(self, cell: Cell) -> tuple[float, float]:
-        """The pixel centre of a square."""
-        x0, y0, x1, y1 = self.cell_box(cell)
-        return (x0 + x1) / 2, (y0 + y1) / 2
-
-
 def layout_for(cols: int, rows: int, width: int = BOARD_WIDTH) -> Layout:
     """The largest layout of a ``cols`` x ``rows`` board that fits the width and height."""
     by_width = (width - LABEL_LEFT - PAD) // cols
     by_height = (MAX_BOARD_HEIGHT - LABEL_TOP - PAD) // rows
-    return Layout(cols, rows, max(12, min(MAX_CELL, by_width, by_height)), width)
+    cell = max(12, min(MAX_CELL, by_width, by_height))
+    return Layout(0, 0, cols, rows, cell, width, label_top=LABEL_TOP, pad=PAD)
 
 
 def _grid(draw: ImageDraw.ImageDraw, layout: Layout, squares: frozenset[Cell]) -> None:
