@@ -7,6 +7,7 @@ Player colours are the Okabe-Ito palette, chosen to stay distinct for colour-bli
 from __future__ import annotations
 
 import io
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -57,6 +58,37 @@ def counted(count: int, noun: str) -> str:
 def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     """Pillow's bundled font at ``size`` pixels."""
     return ImageFont.load_default(size)
+
+
+@lru_cache(maxsize=1)
+def _missing_glyph() -> bytes:
+    """The bitmap the font draws for a character it has no glyph for (a private-use one)."""
+    return bytes(font(14).getmask("\ue000"))
+
+
+@lru_cache(maxsize=4096)
+def can_draw(char: str) -> bool:
+    """True when the theme font has a glyph for ``char`` (it covers ASCII, few accents)."""
+    return char.isascii() or bytes(font(14).getmask(char)) != _missing_glyph()
+
+
+def drawable_name(name: str, fallback: str) -> str:
+    """``name`` as the theme font can draw it, without empty boxes: accents it lacks are dropped
+    (``José`` -> ``Jose``), other characters it lacks (emoji, other scripts) are left out, and
+    ``fallback`` stands in when nothing is left. Discord's own messages keep the real name."""
+    kept = []
+    for char in name:
+        if can_draw(char):
+            kept.append(char)
+            continue
+        plain = unicodedata.normalize("NFKD", char)
+        kept.extend(part for part in plain if not unicodedata.combining(part) and can_draw(part))
+    return " ".join("".join(kept).split()) or fallback
+
+
+def drawable_names(names: Sequence[str]) -> list[str]:
+    """:func:`drawable_name` of each seat's name, ``Player N`` where nothing drawable is left."""
+    return [drawable_name(name, f"Player {seat + 1}") for seat, name in enumerate(names)]
 
 
 def text_size(draw: ImageDraw.ImageDraw, text: str, size: int) -> tuple[int, int]:

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from types import ModuleType
 from typing import Any
 
-from rendering.common import to_png
+from rendering.common import drawable_names, to_png
 
 _overrides: dict[str, ModuleType] = {}
 
@@ -35,9 +35,9 @@ def renderer(name: str) -> ModuleType:
 
 def board_png(name: str, view: Any, players: Sequence[str]) -> bytes:
     """The board of game ``name`` as PNG bytes."""
-    return to_png(renderer(name).render_board(view, players))
+    return to_png(renderer(name).render_board(view, drawable_names(players)))
 
 
 def hand_png(name: str, view: Any, seat: int, players: Sequence[str]) -> bytes:
     """``seat``'s hand (screen) as PNG bytes."""
-    return to_png(renderer(name).render_hand(view, seat, players))
+    return to_png(renderer(name).render_hand(view, seat, drawable_names(players)))

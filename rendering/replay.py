@@ -99,13 +99,14 @@ def replay_files(record: Any) -> tuple[bytes, bytes, dict[str, Any]]:
     """Replay a :class:`games.records.Record` (validating it move by move) into an animated GIF,
     a score chart PNG and its summary. Raises :class:`games.errors.RecordError` for a bad record."""
     from games import records
-    from rendering.common import to_png
+    from rendering.common import drawable_names, to_png
 
     result = records.replay(record)
     game = result.game
     views = [game.view(state, None) for state in result.states]
-    gif = replay_gif(game.name, views, record.players)
+    names = drawable_names(record.players)
+    gif = replay_gif(game.name, views, names)
     series = [tuple(game.scores(state)) for state in result.states]
     label = " (fewest wins)" if game.lower_is_better else ""
-    chart = to_png(score_chart(series, record.players, f"{game.title} · scores{label}"))
+    chart = to_png(score_chart(series, names, f"{game.title} · scores{label}"))
     return gif, chart, records.summary(record)
