@@ -237,6 +237,19 @@ SLOT_HEIGHT = 5 * HAND_CELL + 34
 HAND_TITLE = 30
 
 
+def draw_hand_piece(draw: ImageDraw.ImageDraw, index: int, piece: str, colour: RGB) -> None:
+    """``piece`` in orientation ``r0``, centred in hand slot ``index``."""
+    x0, y0, x1, _ = hand_slot(index)
+    cells = base_cells(piece)
+    width = (max(x for x, _ in cells) + 1) * HAND_CELL
+    height = (max(y for _, y in cells) + 1) * HAND_CELL
+    ox = (x0 + x1 - width) // 2
+    oy = y0 + 6 + (5 * HAND_CELL - height) // 2
+    for x, y in cells:
+        box = (ox + x * HAND_CELL, oy + y * HAND_CELL, ox + (x + 1) * HAND_CELL, oy + (y + 1) * HAND_CELL)
+        draw.rectangle(box, fill=colour, outline=OUTLINE)
+
+
 def hand_slot(index: int, width: int = BOARD_WIDTH) -> tuple[int, int, int, int]:
     """The pixel box of the ``index``-th piece in the hand image."""
     slot_width = width // HAND_COLUMNS
@@ -259,14 +272,7 @@ def render_hand(view: PuzzState, seat: int, players: Sequence[str]) -> Image.Ima
         draw.text((10, HAND_TITLE + 10), "All pieces played.", font=font(14), fill=THEME.muted)
     for index, piece in enumerate(pieces):
         x0, y0, x1, _ = hand_slot(index)
-        cells = base_cells(piece)
-        width = (max(x for x, _ in cells) + 1) * HAND_CELL
-        height = (max(y for _, y in cells) + 1) * HAND_CELL
-        ox = (x0 + x1 - width) // 2
-        oy = y0 + 6 + (5 * HAND_CELL - height) // 2
-        for x, y in cells:
-            box = (ox + x * HAND_CELL, oy + y * HAND_CELL, ox + (x + 1) * HAND_CELL, oy + (y + 1) * HAND_CELL)
-            draw.rectangle(box, fill=colour, outline=OUTLINE)
+        draw_hand_piece(draw, index, piece, colour)
         label = f"{piece} · Free Turn" if piece in FREE_TURN_PIECES else piece
         draw_centered(draw, ((x0 + x1) / 2, y0 + 5 * HAND_CELL + 20), label, 14, THEME.ink)
     return image

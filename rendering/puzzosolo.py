@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from PIL import Image, ImageDraw
 
 from games.puzzominos.notation import Place
-from games.puzzominos.pieces import PENTOMINOES, Cell, base_cells
+from games.puzzominos.pieces import PENTOMINOES, Cell
 from games.puzzominos.solo import SoloState, cells_of
 from games.puzzominos.targets import COLUMNS
 from rendering.common import (
@@ -28,7 +28,7 @@ from rendering.common import (
     score_strip,
     stack_vertically,
 )
-from rendering.puzzominos import OUTLINE, Layout, hand_slot, label_cell, outline, tint
+from rendering.puzzominos import OUTLINE, Layout, draw_hand_piece, hand_slot, label_cell, outline, tint
 
 PIECE_COLOURS: dict[str, RGB] = dict(
     zip(
@@ -163,14 +163,7 @@ def render_hand(view: SoloState, seat: int, players: Sequence[str]) -> Image.Ima
         draw.text((10, HAND_TITLE + 10), "No pieces left.", font=font(14), fill=THEME.muted)
     for index, piece in enumerate(names):
         x0, y0, x1, _ = hand_slot(index)
-        cells = base_cells(piece)
-        width = (max(x for x, _ in cells) + 1) * HAND_CELL
-        height = (max(y for _, y in cells) + 1) * HAND_CELL
-        ox = (x0 + x1 - width) // 2
-        oy = y0 + 6 + (5 * HAND_CELL - height) // 2
-        for x, y in cells:
-            box = (ox + x * HAND_CELL, oy + y * HAND_CELL, ox + (x + 1) * HAND_CELL, oy + (y + 1) * HAND_CELL)
-            draw.rectangle(box, fill=PIECE_COLOURS[piece], outline=OUTLINE)
+        draw_hand_piece(draw, index, piece, PIECE_COLOURS[piece])
         label = f"{piece} x{counts[piece]}" if counts[piece] > 1 else piece
         draw_centered(draw, ((x0 + x1) / 2, y0 + 5 * HAND_CELL + 20), label, 14, THEME.ink)
     return image
