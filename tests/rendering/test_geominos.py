@@ -2,11 +2,7 @@
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import pytest
-from PIL import Image, ImageChops, ImageStat
 
 from games.ai import GreedyPlayer
 from games.geominos import GAME, Options, State
@@ -23,8 +19,8 @@ from rendering.geominos import (
     render_hand,
     window_for,
 )
+from tests.support.golden import check_golden
 
-GOLDEN = Path(__file__).parent / "golden"
 PLAYERS = ["Joe", "Anna", "Cara"]
 
 
@@ -42,19 +38,6 @@ def greedy_game(seed: int, players: int = 2, mode: str = "five") -> list[State]:
 @pytest.fixture(scope="module")
 def finished_game() -> list[State]:
     return greedy_game(4)
-
-
-def check_golden(image: Image.Image, name: str) -> None:
-    """Compare with ``golden/geominos-<name>.png``; ``UPDATE_GOLDEN=1`` rewrites it."""
-    path = GOLDEN / f"geominos-{name}.png"
-    if os.environ.get("UPDATE_GOLDEN") == "1" or not path.exists():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        image.save(path)
-    golden = Image.open(path).convert("RGB")
-    assert golden.size == image.size
-    difference = ImageChops.difference(golden, image.convert("RGB"))
-    mean = sum(ImageStat.Stat(difference).mean) / 3
-    assert mean < 2.0, f"{path.name} differs by {mean:.2f} on average"
 
 
 # -- geometry ----------------------------------------------------------------------------------
@@ -132,14 +115,14 @@ def test_hand_shows_both_sides_of_every_tile() -> None:
 
 
 def test_golden_board_at_the_end(finished_game: list[State]) -> None:
-    check_golden(render_board(GAME.view(finished_game[-1], None), PLAYERS[:2]), "end")
+    check_golden(render_board(GAME.view(finished_game[-1], None), PLAYERS[:2]), "geominos-end")
 
 
 def test_golden_board_early_three_players() -> None:
     states = greedy_game(6, players=3)
-    check_golden(render_board(GAME.view(states[4], None), PLAYERS), "early")
+    check_golden(render_board(GAME.view(states[4], None), PLAYERS), "geominos-early")
 
 
 def test_golden_hand() -> None:
     state = GAME.new(2, seed=3)
-    check_golden(render_hand(GAME.view(state, 1), 1, PLAYERS[:2]), "hand")
+    check_golden(render_hand(GAME.view(state, 1), 1, PLAYERS[:2]), "geominos-hand")

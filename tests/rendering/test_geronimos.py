@@ -3,11 +3,8 @@
 from __future__ import annotations
 
 import math
-import os
-from pathlib import Path
 
 import pytest
-from PIL import Image, ImageChops, ImageStat
 
 from games.ai import GreedyPlayer
 from games.geronimos import GAME, State
@@ -15,8 +12,8 @@ from games.geronimos.hexgrid import DIRECTIONS, neighbours
 from games.geronimos.rules import frontier
 from rendering.common import BOARD_WIDTH, THEME
 from rendering.geronimos import Layout, fits_note, layout_for, render_board, render_hand
+from tests.support.golden import check_golden
 
-GOLDEN = Path(__file__).parent / "golden"
 PLAYERS = ["alice", "bob"]
 
 
@@ -34,21 +31,6 @@ def greedy_game(seed: int, plies: int | None = None) -> list[State]:
 @pytest.fixture(scope="module")
 def finished_game() -> list[State]:
     return greedy_game(7)
-
-
-def check_golden(image: Image.Image, name: str) -> None:
-    """Compare with ``golden/geronimos-<name>.png``; ``UPDATE_GOLDEN=1`` rewrites it."""
-    path = GOLDEN / f"geronimos-{name}.png"
-    if os.environ.get("UPDATE_GOLDEN") == "1" or not path.exists():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        image.save(path)
-        if os.environ.get("UPDATE_GOLDEN") != "1":
-            pytest.skip(f"golden image {path.name} created")
-    golden = Image.open(path).convert("RGB")
-    assert golden.size == image.size
-    difference = ImageChops.difference(golden, image.convert("RGB"))
-    mean = sum(ImageStat.Stat(difference).mean) / 3
-    assert mean < 2.0, f"{path.name} differs by {mean:.2f} on average"
 
 
 # -- geometry ----------------------------------------------------------------------------------
@@ -120,10 +102,10 @@ def test_hand_images() -> None:
 
 
 def test_golden_board_at_the_end(finished_game: list[State]) -> None:
-    check_golden(render_board(GAME.view(finished_game[-1], None), PLAYERS), "end")
+    check_golden(render_board(GAME.view(finished_game[-1], None), PLAYERS), "geronimos-end")
 
 
 def test_golden_hand() -> None:
     states = greedy_game(7, plies=12)
     state = next(s for s in reversed(states) if s.drawn not in ("", "L"))
-    check_golden(render_hand(GAME.view(state, state.turn), state.turn, PLAYERS), "hand")
+    check_golden(render_hand(GAME.view(state, state.turn), state.turn, PLAYERS), "geronimos-hand")

@@ -2,11 +2,7 @@
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import pytest
-from PIL import Image, ImageChops
 
 from games.ai import GreedyPlayer
 from games.puzzominos import GAME
@@ -22,8 +18,8 @@ from rendering.puzzominos import (
     render_board,
     render_hand,
 )
+from tests.support.golden import check_golden
 
-GOLDEN = Path(__file__).parent / "golden"
 PLAYERS = ["Alice", "Bob"]
 
 
@@ -38,21 +34,6 @@ def late_game(seed: int = 4, plies: int = 24) -> PuzzState:
 @pytest.fixture(scope="module")
 def state() -> PuzzState:
     return late_game()
-
-
-def compare_golden(image: Image.Image, name: str, tolerance: float = 2.0) -> None:
-    """Compare with ``golden/<name>``; ``UPDATE_GOLDEN=1`` rewrites it."""
-    path = GOLDEN / name
-    if os.environ.get("UPDATE_GOLDEN") == "1":
-        GOLDEN.mkdir(exist_ok=True)
-        image.save(path)
-    if not path.exists():
-        pytest.fail(f"no golden image {name}; run with UPDATE_GOLDEN=1 to create it")
-    golden = Image.open(path).convert("RGB")
-    assert golden.size == image.size
-    diff = ImageChops.difference(golden, image.convert("RGB")).convert("L")
-    mean = sum(i * n for i, n in enumerate(diff.histogram())) / (image.width * image.height)
-    assert mean <= tolerance, f"{name} differs from its golden image (mean {mean:.2f})"
 
 
 def test_layout_cell_to_pixel() -> None:
@@ -116,8 +97,8 @@ def test_hand_shows_pieces_in_r0(state: PuzzState) -> None:
 
 
 def test_golden_board(state: PuzzState) -> None:
-    compare_golden(render_board(state, PLAYERS), "puzzominos-board.png")
+    check_golden(render_board(state, PLAYERS), "puzzominos-board")
 
 
 def test_golden_hand(state: PuzzState) -> None:
-    compare_golden(render_hand(state, 0, PLAYERS), "puzzominos-hand.png")
+    check_golden(render_hand(state, 0, PLAYERS), "puzzominos-hand")

@@ -16,7 +16,7 @@ from rendering.puzzosolo import (
     render_board,
     render_hand,
 )
-from tests.rendering.test_puzzominos import compare_golden
+from tests.support.golden import check_golden
 
 PLAYERS = ["Alice"]
 MOVES = ["Fr3@A1", "Ir0@B1", "Nr0f@D2", "Lr2@E2", "Yr2@A3"]
@@ -86,8 +86,8 @@ def test_hand_lists_two_copies_once(state: SoloState) -> None:
 
 
 def test_golden_board(state: SoloState) -> None:
-    compare_golden(render_board(state, PLAYERS), "puzzosolo-board.png")
+    check_golden(render_board(state, PLAYERS), "puzzosolo-board")
 
 
 def test_golden_hand(state: SoloState) -> None:
-    compare_golden(render_hand(state, 0, PLAYERS), "puzzosolo-hand.png")
+    check_golden(render_hand(state, 0, PLAYERS), "puzzosolo-hand")

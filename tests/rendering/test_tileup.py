@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 import itertools
-import os
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
-from PIL import Image, ImageChops, ImageStat
 
 from games.ai import GreedyPlayer
 from games.tileup import GAME, TileUpState
@@ -26,8 +23,8 @@ from rendering.tileup import (
     render_hand,
     stack_boxes,
 )
+from tests.support.golden import check_golden
 
-GOLDEN = Path(__file__).parent / "golden"
 PLAYERS = ["alice", "bob", "cara"]
 
 
@@ -67,19 +64,6 @@ def stacked() -> TileUpState:
         board[sq(name)] = tuple(tiles.split())
     state = GAME.new(3, seed=5)
     return replace(state, board=tuple(board), last_move="score 1@C3", highlight=(sq("D5"),), scores=(7, 3, 0))
-
-
-def check_golden(image: Image.Image, name: str) -> None:
-    """Compare with ``golden/tileup-<name>.png``; ``UPDATE_GOLDEN=1`` rewrites it."""
-    path = GOLDEN / f"tileup-{name}.png"
-    if os.environ.get("UPDATE_GOLDEN") == "1":
-        path.parent.mkdir(parents=True, exist_ok=True)
-        image.save(path)
-    golden = Image.open(path).convert("RGB")
-    assert golden.size == image.size
-    difference = ImageChops.difference(golden, image.convert("RGB"))
-    mean = sum(ImageStat.Stat(difference).mean) / 3
-    assert mean < 2.0, f"{path.name} differs by {mean:.2f} on average"
 
 
 def near(pixel: object, colour: tuple[int, int, int], tolerance: int = 40) -> bool:
@@ -169,12 +153,12 @@ def test_hand_images() -> None:
 
 
 def test_golden_board_at_the_end(finished_game: list[TileUpState]) -> None:
-    check_golden(render_board(GAME.view(finished_game[-1], None), PLAYERS), "end")
+    check_golden(render_board(GAME.view(finished_game[-1], None), PLAYERS), "tileup-end")
 
 
 def test_golden_stacks() -> None:
-    check_golden(render_board(GAME.view(stacked(), None), PLAYERS), "stacks")
+    check_golden(render_board(GAME.view(stacked(), None), PLAYERS), "tileup-stacks")
 
 
 def test_golden_hand() -> None:
-    check_golden(render_hand(GAME.view(screen(), 0), 0, PLAYERS), "hand")
+    check_golden(render_hand(GAME.view(screen(), 0), 0, PLAYERS), "tileup-hand")

@@ -3,11 +3,8 @@
 from __future__ import annotations
 
 import math
-import os
-from pathlib import Path
 
 import pytest
-from PIL import Image, ImageChops, ImageStat
 
 from games.ai import GreedyPlayer
 from games.triominos import GAME, State
@@ -24,8 +21,8 @@ from rendering.triominos import (
     render_board,
     render_hand,
 )
+from tests.support.golden import check_golden
 
-GOLDEN = Path(__file__).parent / "golden"
 PLAYERS = ["alice", "bob", "cara"]
 
 
@@ -45,21 +42,6 @@ def greedy_round(seed: int, players: int = 3) -> list[State]:
 @pytest.fixture(scope="module")
 def first_round() -> list[State]:
     return greedy_round(7)
-
-
-def check_golden(image: Image.Image, name: str) -> None:
-    """Compare with ``golden/triominos-<name>.png``; ``UPDATE_GOLDEN=1`` rewrites it."""
-    path = GOLDEN / f"triominos-{name}.png"
-    if os.environ.get("UPDATE_GOLDEN") == "1" or not path.exists():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        image.save(path)
-        if os.environ.get("UPDATE_GOLDEN") != "1":
-            pytest.skip(f"golden image {path.name} created")
-    golden = Image.open(path).convert("RGB")
-    assert golden.size == image.size
-    difference = ImageChops.difference(golden, image.convert("RGB"))
-    mean = sum(ImageStat.Stat(difference).mean) / 3
-    assert mean < 2.0, f"{path.name} differs by {mean:.2f} on average"
 
 
 # -- geometry ----------------------------------------------------------------------------------
@@ -175,11 +157,11 @@ def test_hand_images(first_round: list[State]) -> None:
 
 
 def test_golden_board(first_round: list[State]) -> None:
-    check_golden(render_board(GAME.view(first_round[-1], None), PLAYERS), "board")
+    check_golden(render_board(GAME.view(first_round[-1], None), PLAYERS), "triominos-board")
 
 
 def test_golden_hand(first_round: list[State]) -> None:
     state = first_round[5]
     seat = GAME.to_act(state)
     assert seat is not None
-    check_golden(render_hand(GAME.view(state, seat), seat, PLAYERS), "hand")
+    check_golden(render_hand(GAME.view(state, seat), seat, PLAYERS), "triominos-hand")
