@@ -11,7 +11,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from games.ai import GreedyPlayer  # noqa: E402
+from games.ai import greedy_states  # noqa: E402
 from games.geronimos import GAME  # noqa: E402
 from rendering.geronimos import render_board  # noqa: E402
 
@@ -21,10 +21,7 @@ OUTPUT = ROOT / "docs" / "images" / "geronimos-board.png"
 
 def main() -> None:
     """Play the game to its end and save the final table (the surround and its token)."""
-    state = GAME.new(2, seed=SEED)
-    player = GreedyPlayer(SEED)
-    while GAME.to_act(state) is not None:
-        state, _ = GAME.apply(state, player.choose(GAME, state))
+    state = greedy_states(GAME, 2, SEED)[-1]
     OUTPUT.parent.mkdir(parents=True, exist_ok=True)
     render_board(GAME.view(state, None), ["Custer", "Geronimo"]).save(OUTPUT)
     outcome = GAME.outcome(state)

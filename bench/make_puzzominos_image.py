@@ -12,7 +12,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from games.ai import GreedyPlayer  # noqa: E402
+from games.ai import greedy_states  # noqa: E402
 from games.puzzominos import GAME  # noqa: E402
 from games.puzzominos.solo import GAME as SOLO  # noqa: E402
 from games.puzzominos.solo import Hint, first_solution, format_place, position  # noqa: E402
@@ -27,10 +27,7 @@ SOLO_OUTPUT = ROOT / "docs" / "images" / "puzzominos-solo.png"
 
 def main() -> None:
     """Play a greedy game to its end and save the final table."""
-    state = GAME.new(2, seed=SEED)
-    player = GreedyPlayer(SEED)
-    while GAME.to_act(state) is not None:
-        state, _ = GAME.apply(state, player.choose(GAME, state))
+    state = greedy_states(GAME, 2, SEED)[-1]
     OUTPUT.parent.mkdir(parents=True, exist_ok=True)
     render_board(GAME.view(state, None), ["Jamie", "Pat"]).save(OUTPUT)
     outcome = GAME.outcome(state)

@@ -1,4 +1,5 @@
-"""What the benchmark scripts share: timing, median, fresh copies of states, greedy games."""
+"""What the benchmark scripts share: timing, median, fresh copies of states (and, from
+:mod:`games.ai`, the states of greedy games)."""
 
 from __future__ import annotations
 
@@ -6,10 +7,9 @@ import dataclasses
 import statistics
 import time
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TypeVar
 
-from games.ai import GreedyPlayer
-from games.core import Game, GameOptions
+from games.ai import greedy_states
 
 T = TypeVar("T")
 
@@ -36,14 +36,4 @@ def fresh(state: T) -> T:
     return type(state)(**{name: getattr(state, name) for name in fields})
 
 
-def greedy_states(
-    game: Game[Any, Any], players: int, seed: int, options: GameOptions | None = None
-) -> list[Any]:
-    """Every state of a game between greedy computer players."""
-    state = game.new(players, options, seed=seed)
-    player = GreedyPlayer(seed)
-    states = [state]
-    while game.to_act(state) is not None:
-        state, _ = game.apply(state, player.choose(game, state))
-        states.append(state)
-    return states
+__all__ = ["fresh", "greedy_states", "median_ms", "timed"]

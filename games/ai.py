@@ -10,7 +10,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.core import Game
+from games.core import Game, GameOptions
 from games.errors import GameError
 
 LEVELS = ("greedy",)
@@ -61,3 +61,21 @@ def player_for(level: str, seed: int = 0) -> GreedyPlayer | RandomPlayer:
     if level == "random":
         return RandomPlayer(seed)
     return GreedyPlayer(seed)
+
+
+def greedy_states(
+    game: Game[Any, Any],
+    players: int,
+    seed: int,
+    options: GameOptions | None = None,
+    plies: int | None = None,
+) -> list[Any]:
+    """Every state of a game between greedy computer players (seeded by ``seed``), from the
+    first to the last, stopping after ``plies`` moves if given (for tests and benchmarks)."""
+    state = game.new(players, options, seed=seed)
+    player = GreedyPlayer(seed)
+    states = [state]
+    while game.to_act(state) is not None and (plies is None or len(states) <= plies):
+        state, _ = game.apply(state, player.choose(game, state))
+        states.append(state)
+    return states

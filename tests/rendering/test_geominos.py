@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.ai import GreedyPlayer
+from games.ai import greedy_states
 from games.geominos import GAME, Options, State
 from games.geominos.state import Placed
 from rendering.common import BOARD_WIDTH
@@ -26,13 +26,7 @@ PLAYERS = ["Joe", "Anna", "Cara"]
 
 def greedy_game(seed: int, players: int = 2, mode: str = "five") -> list[State]:
     """Every state of a greedy self-play game."""
-    state = GAME.new(players, Options(mode=mode), seed=seed)
-    player = GreedyPlayer(seed)
-    states = [state]
-    while GAME.to_act(state) is not None:
-        state, _ = GAME.apply(state, player.choose(GAME, state))
-        states.append(state)
-    return states
+    return greedy_states(GAME, players, seed, Options(mode=mode))
 
 
 @pytest.fixture(scope="module")

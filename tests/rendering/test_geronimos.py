@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from games.ai import GreedyPlayer
+from games.ai import greedy_states
 from games.geronimos import GAME, State
 from games.geronimos.hexgrid import DIRECTIONS, neighbours
 from games.geronimos.rules import frontier
@@ -19,13 +19,7 @@ PLAYERS = ["alice", "bob"]
 
 def greedy_game(seed: int, plies: int | None = None) -> list[State]:
     """Every state of a greedy self-play game (stopping after ``plies`` moves if given)."""
-    state = GAME.new(2, seed=seed)
-    player = GreedyPlayer(seed)
-    states = [state]
-    while GAME.to_act(state) is not None and (plies is None or len(states) <= plies):
-        state, _ = GAME.apply(state, player.choose(GAME, state))
-        states.append(state)
-    return states
+    return greedy_states(GAME, 2, seed, plies=plies)
 
 
 @pytest.fixture(scope="module")

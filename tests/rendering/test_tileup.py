@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import pytest
 
-from games.ai import GreedyPlayer
+from games.ai import greedy_states
 from games.tileup import GAME, TileUpState
 from games.tileup.data import SIZE, SQUARES, parse_square
 from games.tileup.rules import _set_hand
@@ -36,13 +36,7 @@ def sq(name: str) -> int:
 
 def greedy_game(seed: int, players: int = 3, plies: int | None = None) -> list[TileUpState]:
     """Every state of a greedy self-play game (stopping after ``plies`` moves if given)."""
-    state = GAME.new(players, seed=seed)
-    player = GreedyPlayer(seed)
-    states = [state]
-    while GAME.to_act(state) is not None and (plies is None or len(states) <= plies):
-        state, _ = GAME.apply(state, player.choose(GAME, state))
-        states.append(state)
-    return states
+    return greedy_states(GAME, players, seed, plies=plies)
 
 
 @pytest.fixture(scope="module")
