@@ -15,7 +15,7 @@ import discord
 
 from bot import errors
 from bot.sessions import Session, SessionService, Update
-from games.core import Event
+from games.core import Event, event_phrase
 from games.errors import GameError
 from games.records import RESIGN, TIMEOUT
 from rendering import registry as renderers
@@ -62,9 +62,10 @@ def name(session: Session, seat: int | None) -> str:
     return f"**{session.seats[seat].name}**" if seat is not None else "nobody"
 
 
-def describe_events(events: tuple[Event, ...]) -> str:
+def describe_events(session: Session, events: tuple[Event, ...]) -> str:
     """Events as a short readable line."""
-    return "; ".join(event.text for event in events if event.text)
+    words = (event_phrase(session.game, event, session.names) for event in events)
+    return "; ".join(word for word in words if word)
 
 
 def action_line(update: Update) -> str:
@@ -78,7 +79,7 @@ def action_line(update: Update) -> str:
     else:
         played = ", ".join(f"`{text}`" for text in update.lines if text not in (TIMEOUT, RESIGN))
         line = f"{who} played {played}" if played else f"{who} acted"
-    caused = describe_events(update.events)
+    caused = describe_events(session, update.events)
     return f"{line}: {caused}" if caused else line
 
 
@@ -89,7 +90,7 @@ def status_lines(session: Session) -> list[str]:
     if outcome is not None and session.status != "playing":
         lines.append(final_standings(session))
         return lines
-    facts = session.game.describe(session.state)
+    facts = session.game.describe(session.state, session.names)
     if facts:
         lines.append(facts)
     seat = session.to_act()

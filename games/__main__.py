@@ -109,16 +109,17 @@ def play_terminal(
     """Hot-seat play in the terminal; seats in ``computers`` are played by the greedy AI."""
     options = game.Options()
     state = game.new(players, options, seed=seed)
-    record = records.new_record(game, [f"seat {i + 1}" for i in range(players)], options.to_dict(), seed)
+    names = [f"Player {i + 1}" for i in range(players)]
+    record = records.new_record(game, names, options.to_dict(), seed)
     bots = {seat: ai.GreedyPlayer(seed + seat) for seat in computers}
     while (seat := game.to_act(state)) is not None:
-        print(f"\nScores: {list(game.scores(state))}  {game.describe(state)}", file=out)
+        print(f"\nScores: {list(game.scores(state))}  {game.describe(state, names)}", file=out)
         if seat in bots:
             move = bots[seat].choose(game, state)
-            print(f"seat {seat + 1} (computer) plays {game.format_move(state, move)}", file=out)
+            print(f"{names[seat]} (computer) plays {game.format_move(state, move)}", file=out)
         else:
             hand = game.hand(state, seat)
-            print(f"seat {seat + 1} to play; hand: {', '.join(hand) if hand else '-'}", file=out)
+            print(f"{names[seat]} to play; hand: {', '.join(hand) if hand else '-'}", file=out)
             move = _ask_move(game, state, read, out)
         record = record.with_move(seat, game.format_move(state, move))
         state, events = game.apply(state, move)

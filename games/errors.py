@@ -1,6 +1,7 @@
 """The one hierarchy of game errors.
 
-Every message is meant for a player: it quotes what they typed and says what would be legal.
+Every message is meant for a player: it quotes what they typed (shortened, with :func:`quote`)
+and says what would be legal.
 """
 
 from __future__ import annotations
@@ -28,3 +29,17 @@ class RecordError(GameError):
 
 class UnknownGameError(GameError):
     """No registered game has that name or alias."""
+
+
+QUOTE_LIMIT = 40
+"""How much of a player's input an error message quotes."""
+
+
+def quote(text: str, limit: int = QUOTE_LIMIT) -> str:
+    """``text`` as an error message quotes it: in backticks, shortened to ``limit`` characters
+    with an ellipsis, backticks and line breaks inside replaced, so a message stays short and
+    its quote cannot break out of the code span."""
+    flat = " ".join(str(text).split()).replace("`", "'")
+    if len(flat) > limit:
+        flat = flat[: limit - 1] + "…"
+    return f"`{flat}`"

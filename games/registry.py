@@ -9,7 +9,8 @@ from games.core import Game
 from games.errors import UnknownGameError
 
 GAME_MODULES = ("geominos", "triominos", "geronimos", "puzzominos", "puzzominos.solo", "tileup")
-"""The shipped games, by package name under ``games``; each exposes ``GAME``."""
+"""The one list of shipped games, by module under ``games``; each exposes ``GAME``. A module
+that fails to import, or has no ``GAME``, is an error at start, never a silent skip."""
 
 _games: dict[str, Game[Any, Any]] = {}
 _aliases: dict[str, str] = {}
@@ -42,16 +43,12 @@ def _load_builtin() -> None:
         return
     _loaded = True
     for module in GAME_MODULES:
-        try:
-            package = importlib.import_module(f"games.{module}")
-        except ModuleNotFoundError as error:
-            if error.name == f"games.{module}":
-                continue  # not built yet
-            raise
+        package = importlib.import_module(f"games.{module}")
         game = getattr(package, "GAME", None)
-        if game is not None:
-            register(game)
-            _shipped.append(game.name)
+        if not isinstance(game, Game):
+            raise TypeError(f"games.{module} must define GAME, an instance of games.core.Game")
+        register(game)
+        _shipped.append(game.name)
 
 
 def get(name: str) -> Game[Any, Any]:

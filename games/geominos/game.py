@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any, ClassVar
 
@@ -123,12 +124,12 @@ class Geominos(Game[State, Move]):
         """The tiles ``seat`` holds (everybody can see them)."""
         return state.hands[seat]
 
-    def describe(self, state: State) -> str:
+    def describe(self, state: State, names: Sequence[str]) -> str:
         """Game of the match, hands and deck, and a time penalty pending."""
         parts: list[str] = []
         if state.options.match == "on":
             parts.append(f"Game {state.game_index + 1} of {state.players}.")
-        hands = ", ".join(f"seat {seat + 1}: {len(hand)}" for seat, hand in enumerate(state.hands))
+        hands = ", ".join(f"{names[seat]}: {len(hand)}" for seat, hand in enumerate(state.hands))
         if state.options.mode != "one":
             parts.append(f"Tiles in hand: {hands}.")
         parts.append(f"Deck: {len(state.deck)}.")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any, ClassVar
 
@@ -113,7 +114,7 @@ class Geronimos(Game[State, Move]):
             return ()
         return (state.drawn,)
 
-    def describe(self, state: State) -> str:
+    def describe(self, state: State, names: Sequence[str]) -> str:
         """The start, the card to play, bonus cards pending and the bags."""
         parts: list[str] = []
         if state.plies == 0:

@@ -379,7 +379,7 @@ class PuzzOminos(Game[PuzzState, Move]):
     def hand(self, state: PuzzState, seat: Seat) -> tuple[str, ...] | None:
         return state.left(seat)
 
-    def describe(self, state: PuzzState) -> str:
+    def describe(self, state: PuzzState, names: Sequence[str]) -> str:
         left = " · ".join(f"{name(s)}: {len(state.left(s))} pieces left" for s in (0, 1))
         if state.to_act is None:
             return f"{left} · game over ({state.end_reason})"

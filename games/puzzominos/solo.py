@@ -447,7 +447,7 @@ class PuzzSolo(Game[SoloState, SoloMove]):
     def hand(self, state: SoloState, seat: Seat) -> tuple[str, ...] | None:
         return state.left()
 
-    def describe(self, state: SoloState) -> str:
+    def describe(self, state: SoloState, names: Sequence[str]) -> str:
         target = state.target
         pieces = f"{len(state.placed)} of {target.needed} pieces placed"
         extra = f" · {state.hints} hint{'s' if state.hints != 1 else ''}" if state.hints else ""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
@@ -506,13 +507,13 @@ class TileUpGame(Game[TileUpState, TileUpMove]):
 
     # -- presentation and AI -----------------------------------------------------------
 
-    def describe(self, state: TileUpState) -> str:
+    def describe(self, state: TileUpState, names: Sequence[str]) -> str:
         """Turn step, tile and card counts, the face-up cards, bag and deck sizes."""
-        parts = [self._step_text(state)]
+        parts = [self._step_text(state, names)]
         parts.append(
             "holding: "
             + ", ".join(
-                f"seat {s + 1} {state.tile_counts[s]} tiles/{state.card_counts[s]} cards"
+                f"{names[s]} {state.tile_counts[s]} tiles/{state.card_counts[s]} cards"
                 for s in range(state.players)
                 if s not in state.forfeited
             )
@@ -522,11 +523,11 @@ class TileUpGame(Game[TileUpState, TileUpMove]):
         parts.append(f"bag {state.bag_size} · goal deck {state.deck_size} · discards {len(state.discards)}")
         return parts[0] + "\n" + " · ".join(parts[1:])
 
-    def _step_text(self, state: TileUpState) -> str:
+    def _step_text(self, state: TileUpState, names: Sequence[str]) -> str:
         if state.over:
             return f"game over ({state.reason})"
         seat = state.to_act
-        who = f"seat {seat + 1}"
+        who = names[seat]
         left = state.tile_counts[seat]
         steps = {
             START: "take one action (`goal`, `tiles` or place tiles like `O4@C5`), score cards any time, "

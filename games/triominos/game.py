@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any, ClassVar
 
@@ -115,20 +116,20 @@ class Triominos(Game[State, Move]):
             return None
         return state.hands[seat]
 
-    def describe(self, state: State) -> str:
+    def describe(self, state: State, names: Sequence[str]) -> str:
         """Round, hand sizes, well size, a pending drawn tile, and the last round's summary."""
-        sizes = ", ".join(f"{rules.seat_name(seat)} {len(state.hands[seat])}" for seat in state.active)
+        sizes = ", ".join(f"{names[seat]} {len(state.hands[seat])}" for seat in state.active)
         parts = []
         if state.opening and state.round_summary:
             parts.append(state.round_summary)
         parts.append(f"Round {state.round} · tiles in hand: {sizes} · well: {len(state.well)}.")
         if not state.finished:
             if state.opening:
-                parts.append(f"{rules.seat_name(state.turn)} opens at 0,0.")
+                parts.append(f"{names[state.turn]} opens at 0,0.")
             elif state.drawn:
-                parts.append(f"{rules.seat_name(state.turn)} must play the drawn tile {state.drawn}.")
+                parts.append(f"{names[state.turn]} must play the drawn tile {state.drawn}.")
             elif state.stuck:
-                parts.append(f"{rules.seat_name(state.turn)} found nothing and must `pass`.")
+                parts.append(f"{names[state.turn]} found nothing and must `pass`.")
         return " ".join(parts)
 
     def move_label(self, state: State, move: Move) -> str:

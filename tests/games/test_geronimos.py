@@ -18,6 +18,8 @@ from games.geronimos.hexgrid import DIRECTIONS, distance, full_rings, neighbour,
 from games.geronimos.rules import contacts, frontier, number_matches, placed_piece
 from games.geronimos.state import DISCARD, Piece
 
+NAMES = ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay")
+
 H = (0, 0)
 FILL = ["123456", "132456", "142356", "152346", "162345", "124356", "125346", "126345"]
 
@@ -120,7 +122,7 @@ def test_figure_2_blue_first_number_5_beats_red_6() -> None:
     assert state.tops[H] == Piece("153264", 0, 0)
     assert GAME.to_act(state) == 1 and state.drawn == "162345"
     assert GAME.hand(state, 1) == ("162345",) and GAME.hand(state, 0) == ()
-    assert "Blue lays first" in GAME.describe(state)
+    assert "Blue lays first" in GAME.describe(state, NAMES)
 
 
 def test_red_lays_first_with_the_lower_card() -> None:
@@ -275,7 +277,7 @@ def test_three_matching_numbers_earn_one_bonus_card() -> None:
     assert Event("bonus", "3 matching numbers: 1 bonus card", 0) in events
     assert Event("draw", "Blue draws bonus card 142563", 0) in events
     assert GAME.to_act(after) == 0 and after.drawn == "142563" and after.bonus_left == 0
-    assert after.bonus_card and "Blue must play the bonus card: 142563." in GAME.describe(after)
+    assert after.bonus_card and "Blue must play the bonus card: 142563." in GAME.describe(after, NAMES)
     assert GAME.continues_turn(state, after)  # the turn clock runs on
     after, events = GAME.apply(after, GAME.legal_moves(after)[0])
     assert GAME.to_act(after) == 1 and after.drawn == LEADER and not after.bonus_card

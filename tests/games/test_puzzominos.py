@@ -20,6 +20,8 @@ from games.puzzominos.notation import PASS, Place
 from games.puzzominos.pieces import ALL_PIECES, ORIENTATIONS, Orientation, canonical_orientation, size
 from games.puzzominos.scoring import standings
 
+NAMES = ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay")
+
 FAR = [f"{piece}r0@{20 * k},60" for k, piece in enumerate(ALL_PIECES)]
 
 
@@ -316,7 +318,7 @@ def test_labels_and_describe() -> None:
     state, _ = play(GAME.new(2), "Ir0@0,0")
     move = GAME.parse_move(state, "Tr0@0,1")
     assert GAME.move_label(state, move) == "Tr0@0,1 — +3"
-    assert "Blue's first piece must touch Red" in GAME.describe(state)
+    assert "Blue's first piece must touch Red" in GAME.describe(state, NAMES)
 
 
 def test_legal_moves_are_fast_late_game() -> None:

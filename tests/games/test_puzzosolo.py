@@ -31,6 +31,8 @@ from games.puzzominos.solo import (
 )
 from games.puzzominos.targets import TARGETS, get_target
 
+NAMES = ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay")
+
 SOLUTION_6X10 = first_solution(get_target("6x10"))
 
 
@@ -199,7 +201,7 @@ def test_give_up_from_a_dead_end_shows_a_fresh_solution() -> None:
 
 def test_describe_labels_and_hand() -> None:
     state = position("6x10", ["Ir1@A1"])
-    assert GAME.describe(state) == "6x10: 1 of 12 pieces placed, 55 squares to fill"
+    assert GAME.describe(state, NAMES) == "6x10: 1 of 12 pieces placed, 55 squares to fill"
     assert GAME.hand(state, 0) == ("F", "L", "N", "P", "T", "U", "V", "W", "X", "Y", "Z")
     assert GAME.move_label(state, UNDO) == "undo — take back Ir1@A1"
     label = GAME.move_label(state, GAME.parse_move(state, "Lr0@B1"))

@@ -28,6 +28,8 @@ from games.tileup.data import (
 from games.tileup.notation import parse_text
 from games.tileup.state import DISCARD, START
 
+NAMES = ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay")
+
 
 def sq(name: str) -> int:
     square = parse_square(name)
@@ -499,9 +501,9 @@ def test_view_hides_other_screens_and_the_bag() -> None:
 
 
 def test_describe_names_the_step_counts_and_face_up_cards() -> None:
-    text = GAME.describe(base())
-    assert "seat 1: take one action" in text
-    assert "seat 2 3 tiles/1 cards" in text
+    text = GAME.describe(base(), NAMES)
+    assert "Ann: take one action" in text
+    assert "Ben 3 tiles/1 cards" in text
     assert "1 orange L4, 2 blue X5" in text and "bag 103" in text and "goal deck 23" in text
 
 

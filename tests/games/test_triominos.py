@@ -19,6 +19,8 @@ from games.triominos.rules import bonus, hand_size
 from games.triominos.state import DRAW_MOVE, PASS_MOVE, PLACE
 from games.triominos.tiles import LAID_TO_TILE, ROTATIONS, TILES, hand_total, total
 
+NAMES = ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay")
+
 LOW = [t for t in TILES if total(t) <= 7 and len(set(t)) > 1]
 """Low tiles without a triple, to fill hands that must not open."""
 
@@ -388,7 +390,7 @@ def test_going_out_scores_25_plus_the_other_hands_and_deals_again() -> None:
     assert "seat 1 went out and wins the round" in summary.text and "totals: seat 1" in summary.text
     assert after.round == state.round + 1 and after.board == () and after.opening
     assert [len(h) for h in after.hands] == [7, 7, 7]
-    assert "Round 1: seat 1 went out" in GAME.describe(after)
+    assert "Round 1: seat 1 went out" in GAME.describe(after, NAMES)
 
 
 def test_blocked_round_fewest_tiles_wins_others_minus_own() -> None:
@@ -495,8 +497,8 @@ def test_view_hides_other_hands_and_the_well() -> None:
     assert seen.deal is None and [len(h) for h in seen.hands] == [7, 7, 7]
     public = GAME.view(state, None)
     assert all(GAME.hand(public, seat) is None for seat in range(3))
-    text = GAME.describe(public)
-    assert "seat 1 7, seat 2 7, seat 3 7" in text and "well: 35" in text
+    text = GAME.describe(public, NAMES)
+    assert "Ann 7, Ben 7, Cat 7" in text and "well: 35" in text
 
 
 def test_options() -> None:

@@ -11,11 +11,13 @@ each), the rest being the deck, top first.
 
 from __future__ import annotations
 
+import random
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, ClassVar
 
-from games.core import Event, Game, GameOptions, Outcome, rank_by_scores, seeded_rng
-from games.errors import IllegalMoveError, InvalidMoveError
+from games.core import Event, EventKind, Game, GameOptions, Outcome, rank_by_scores, seeded_rng
+from games.errors import InvalidMoveError, quote
 
 TILES = tuple(sorted(list(range(1, 7)) * 2))
 
@@ -43,6 +45,10 @@ class TinyState:
     last: int
     forfeited: frozenset[int] = frozenset()
     last_move: str = ""
+    played: tuple[int, ...] = ()
+    """Tiles out of the game, in order: played, or in the hand of a seat that resigned."""
+    sizes: tuple[int, ...] = ()
+    """In a view: how many tiles each seat holds (hidden hands are None)."""
 
 
 @dataclass(frozen=True)
@@ -61,14 +67,19 @@ class TinyGame(Game[TinyState, TinyMove]):
     summary = "Play a tile different from the last one; score its number. Draw or pass when stuck."
     notation_help = "A tile number (`4`), `draw` or `pass`."
 
-    def new(
-        self, players: int, options: GameOptions | None = None, seed: int | None = None, deal: Any = None
-    ) -> TinyState:
-        opts = options if isinstance(options, TinyOptions) else TinyOptions()
+    phrases: ClassVar[Mapping[str, str]] = {
+        "tile": "plays {subject} {points}",
+        "drew": "draws a tile",
+        "passed": "passes",
+        "all_played": "every tile was played",
+    }
+    hidden_information = True
+
+    def _new(self, players: int, options: TinyOptions, seed: int, deal: Any) -> TinyState:
         order = list(deal) if deal is not None else list(TILES)
         if deal is None:
-            seeded_rng(seed or 0, "deal").shuffle(order)
-        size = opts.hand
+            seeded_rng(seed, "deal").shuffle(order)
+        size = options.hand
         hands = tuple(tuple(sorted(order[i * size : (i + 1) * size])) for i in range(players))
         deck = tuple(order[players * size :])
         return TinyState(hands, deck, len(deck), (0,) * players, 0, 0)
@@ -82,38 +93,33 @@ class TinyGame(Game[TinyState, TinyMove]):
         live = [s for s in range(len(state.scores)) if s not in state.forfeited]
         if len(live) <= 1:
             return True
-        return not state.deck and all(not state.hands[s] for s in live)
+        return not state.deck_size and all(not state.hands[s] for s in live)
 
-    def legal_moves(self, state: TinyState) -> list[TinyMove]:
-        if self.to_act(state) is None:
-            return []
+    def _legal_moves(self, state: TinyState) -> list[TinyMove]:
         hand = state.hands[state.to_act] or ()
         moves = [TinyMove("play", t) for t in sorted(set(hand)) if t != state.last]
-        if state.deck and len(hand) < 5:
+        if state.deck_size and len(hand) < 5:
             moves.append(TinyMove("draw"))
         if not moves:
             moves.append(TinyMove("pass"))
         return moves
 
-    def parse_move(self, state: TinyState, text: str) -> TinyMove:
-        word = text.strip().lower()
+    def _parse_move(self, state: TinyState, text: str) -> TinyMove:
+        word = text.lower()
         if word in ("draw", "pass"):
-            move = TinyMove(word)
-        elif word.isdigit():
-            move = TinyMove("play", int(word))
-        else:
-            raise InvalidMoveError(
-                f"`{text}` is not a move: write a tile number like `4`, or `draw` or `pass`."
-            )
-        if move not in self.legal_moves(state):
-            legal = ", ".join(self.format_move(state, m) for m in self.legal_moves(state))
-            raise IllegalMoveError(f"`{text}` is not allowed now. Legal: {legal}.")
-        return move
+            return TinyMove(word)
+        if word.isdigit() and len(word) == 1:
+            return TinyMove("play", int(word))
+        raise InvalidMoveError(f"{quote(text)} is not a move: write a tile like `4`, `draw` or `pass`.")
 
-    def format_move(self, state: TinyState, move: TinyMove) -> str:
+    def _why_illegal(self, state: TinyState, move: TinyMove) -> str:
+        legal = ", ".join(self.format_move(state, m) for m in self.legal_moves(state))
+        return f"{quote(self._format_move(state, move))} is not allowed now. Legal: {legal}."
+
+    def _format_move(self, state: TinyState, move: TinyMove) -> str:
         return str(move.tile) if move.kind == "play" else move.kind
 
-    def apply(self, state: TinyState, move: TinyMove) -> tuple[TinyState, tuple[Event, ...]]:
+    def _apply(self, state: TinyState, move: TinyMove) -> tuple[TinyState, tuple[Event, ...]]:
         seat = state.to_act
         hands = list(state.hands)
         hand = list(hands[seat] or ())
@@ -121,18 +127,22 @@ class TinyGame(Game[TinyState, TinyMove]):
         events: list[Event] = []
         last = state.last
         deck = state.deck
+        played = state.played
         if move.kind == "play":
             hand.remove(move.tile)
             scores[seat] += move.tile
             last = move.tile
-            events.append(Event("score", f"tile {move.tile} +{move.tile}", seat, move.tile))
+            played = (*state.played, move.tile)
+            events.append(
+                Event(EventKind.SCORE, seat=seat, points=move.tile, reason="tile", subject=str(move.tile))
+            )
         elif move.kind == "draw":
             hand.append(deck[0])
             deck = deck[1:]
-            events.append(Event("draw", "drew a tile", seat))
+            events.append(Event(EventKind.DRAW, seat=seat, reason="drew", count=1))
         else:
             last = 0
-            events.append(Event("pass", "passed", seat))
+            events.append(Event(EventKind.PASS, seat=seat, reason="passed"))
         hands[seat] = tuple(sorted(hand))
         after = replace(
             state,
@@ -142,10 +152,11 @@ class TinyGame(Game[TinyState, TinyMove]):
             scores=tuple(scores),
             last=last,
             last_move=self.format_move(state, move),
+            played=played,
         )
         after = replace(after, to_act=self._next(after, seat))
         if self._over(after):
-            events.append(Event("game_end", "the game is over"))
+            events.append(Event(EventKind.GAME_END, reason="all_played"))
         return after, tuple(events)
 
     def _next(self, state: TinyState, seat: int) -> int:
@@ -160,30 +171,46 @@ class TinyGame(Game[TinyState, TinyMove]):
         if not self._over(state):
             return None
         ranks = rank_by_scores(state.scores, forfeited=state.forfeited)
-        return Outcome(
-            state.scores, ranks, "all tiles played" if not state.forfeited else "forfeit", state.forfeited
-        )
+        reason = "all_played" if not state.forfeited else "forfeit"
+        return Outcome(state.scores, ranks, reason, state.forfeited)
 
     def scores(self, state: TinyState) -> tuple[int, ...]:
         return state.scores
 
-    def resign(self, state: TinyState, seat: int) -> tuple[TinyState, tuple[Event, ...]]:
+    def _resign(self, state: TinyState, seat: int) -> tuple[TinyState, tuple[Event, ...]]:
         hands = list(state.hands)
+        gone = tuple(state.hands[seat] or ())
         hands[seat] = ()
-        after = replace(state, hands=tuple(hands), forfeited=state.forfeited | {seat})
+        after = replace(
+            state, hands=tuple(hands), forfeited=state.forfeited | {seat}, played=(*state.played, *gone)
+        )
         if state.to_act == seat:
             after = replace(after, to_act=self._next(after, seat))
-        return after, (Event("forfeit", f"seat {seat + 1} forfeits", seat),)
+        return after, (Event(EventKind.FORFEIT, seat=seat, reason="resigned"),)
 
-    def view(self, state: TinyState, seat: int | None) -> TinyState:
+    def _view(self, state: TinyState, seat: int | None) -> TinyState:
+        sizes = tuple(len(h or ()) for h in state.hands)
         hands = tuple(h if i == seat else None for i, h in enumerate(state.hands))
-        return replace(state, hands=hands, deck=())
+        return replace(state, hands=hands, deck=(), sizes=sizes)
+
+    def _determinize(self, view: TinyState, seat: int | None, rng: random.Random) -> TinyState:
+        unseen = list(TILES)
+        for tile in (*[t for h in view.hands if h for t in h], *view.played):
+            unseen.remove(tile)
+        rng.shuffle(unseen)
+        hands = []
+        for index, held in enumerate(view.hands):
+            if held is None:
+                size = view.sizes[index]
+                held, unseen = tuple(sorted(unseen[:size])), unseen[size:]
+            hands.append(held)
+        return replace(view, hands=tuple(hands), deck=tuple(unseen), sizes=())
 
     def hand(self, state: TinyState, seat: int) -> tuple[str, ...] | None:
         held = state.hands[seat]
         return None if held is None else tuple(str(t) for t in held)
 
-    def describe(self, state: TinyState) -> str:
+    def describe(self, state: TinyState, names: Sequence[str]) -> str:
         return f"deck {state.deck_size} · last {state.last or '-'}"
 
 
