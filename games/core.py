@@ -207,6 +207,9 @@ class OptionSpec:
     labels: Mapping[Any, str] = field(default_factory=dict)
     low: int | None = None
     high: int | None = None
+    offered: bool = True
+    """False for an option players are not offered (one that keeps games stored before a rule
+    change replaying as they were)."""
 
     def label(self, value: Any) -> str:
         """How a choice is shown: its label, marked when it is the default."""
@@ -222,10 +225,20 @@ def option(
     labels: Mapping[Any, str] | None = None,
     low: int | None = None,
     high: int | None = None,
+    offered: bool = True,
 ) -> Any:
     """A field of a game's ``Options`` with what validates and offers it: the allowed
-    ``choices`` (with ``labels`` to show) or a ``low``..``high`` range, and a ``help`` line."""
-    meta = {"help": help, "choices": tuple(choices), "labels": dict(labels or {}), "low": low, "high": high}
+    ``choices`` (with ``labels`` to show) or a ``low``..``high`` range, and a ``help`` line.
+    ``offered=False`` keeps an option out of lobbies and slash commands (a legacy rule that
+    games stored before a change keep, set for them by a migration)."""
+    meta = {
+        "help": help,
+        "choices": tuple(choices),
+        "labels": dict(labels or {}),
+        "low": low,
+        "high": high,
+        "offered": offered,
+    }
     return field(default=default, metadata={"tilehost": meta})
 
 
@@ -270,6 +283,7 @@ class GameOptions:
                     labels=meta.get("labels", {}),
                     low=meta.get("low"),
                     high=meta.get("high"),
+                    offered=meta.get("offered", True),
                 )
             )
         return tuple(found)
@@ -604,6 +618,11 @@ class Game(ABC, Generic[StateT, MoveT]):
         """The move the seat to act must make when the rules leave it no choice worth asking
         for (a card that fits nowhere is discarded; nothing fits, so a tile is drawn): the
         session plays it at once, without a ping or a clock. None when there is a decision."""
+        return None
+
+    def variant(self, options: GameOptions) -> str | None:
+        """What standings group results by, besides the game (the solitaire's target, as a
+        canonical shape), or None where every game of this kind counts alike."""
         return None
 
     def clock_label(self, options: GameOptions) -> str | None:
