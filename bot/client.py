@@ -12,7 +12,8 @@ from discord.ext import commands
 from bot.sessions import SessionService
 from bot.settings import Settings
 from bot.storage import Storage
-from bot.ui import TableButton, TablePoster
+from bot.ui.buttons import TableButton
+from bot.ui.table import TableAnnouncer
 
 log = logging.getLogger(__name__)
 
@@ -44,13 +45,18 @@ class TilehostBot(commands.Bot):
         seed_source: Callable[[], int] | None = None,
     ) -> None:
         intents = discord.Intents.default()
-        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None)
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            help_command=None,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
         self.settings = settings
         self.extension_names = tuple(extensions) if extensions is not None else default_extensions()
         self._seed_source = seed_source
         self.storage: Storage
         self.service: SessionService
-        self.poster = TablePoster(self)
+        self.announcer = TableAnnouncer(self)
         self._restored = False
 
     @property
@@ -76,7 +82,7 @@ class TilehostBot(commands.Bot):
             default_turn_seconds=self.settings.turn_seconds,
             seed_source=self._seed_source,
         )
-        self.service.subscribe(self.poster.on_update)
+        self.service.subscribe(self.announcer.on_update)
         for name in self.extension_names:
             await self.load_extension(name)
         self.add_dynamic_items(TableButton)
@@ -100,6 +106,7 @@ class TilehostBot(commands.Bot):
         service = getattr(self, "service", None)
         if service is not None:
             await service.close()
+        await self.announcer.close()
         storage = getattr(self, "storage", None)
         if storage is not None:
             await storage.close()

@@ -75,6 +75,7 @@ class GameRow:
     created_at: float
     updated_at: float
     finished_at: float | None
+    thread_id: int | None = None
 
 
 @dataclass(frozen=True)
@@ -183,7 +184,7 @@ class HistoryRow:
 
 _GAME_COLUMNS = (
     "id, game, guild_id, channel_id, host_id, status, options, seed, deal, turn_seconds, ply, "
-    "snapshot, deadline, reminder_at, outcome, message_id, created_at, updated_at, finished_at"
+    "snapshot, deadline, reminder_at, outcome, message_id, created_at, updated_at, finished_at, thread_id"
 )
 
 
@@ -208,6 +209,7 @@ def _game_row(row: Sequence[Any]) -> GameRow:
         created_at=row[16],
         updated_at=row[17],
         finished_at=row[18],
+        thread_id=row[19],
     )
 
 
@@ -415,6 +417,33 @@ class Storage:
         )
         return [SeatRow(*row) for row in rows]
 
+    async def last_finished(self, channel_id: int, games: Sequence[str]) -> GameRow | None:
+        """The last game of ``games`` to end in a channel (or in a thread of it)."""
+        if not games:
+            return None
+        marks = ", ".join("?" for _ in games)
+        row = await self._fetchone(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE (channel_id = ? OR thread_id = ?) "
+            f"AND status = 'finished' AND game IN ({marks}) ORDER BY finished_at DESC, id DESC LIMIT 1",
+            (channel_id, channel_id, *games),
+        )
+        return _game_row(row) if row else None
+
+    async def seats_of(self, game_ids: Sequence[int]) -> dict[int, list[SeatRow]]:
+        """The seats of many games in one query: ``game_id -> seats`` in seat order."""
+        found: dict[int, list[SeatRow]] = {game_id: [] for game_id in game_ids}
+        if not game_ids:
+            return found
+        rows = await self._fetchall(
+            "SELECT s.game_id, s.seat, s.user_id, s.name, s.ai_level FROM seats s "
+            "JOIN games g ON g.id = s.game_id WHERE g.status IN ('lobby', 'playing') "
+            "ORDER BY s.game_id, s.seat"
+        )
+        for game_id, *seat in rows:
+            if game_id in found:
+                found[game_id].append(SeatRow(*seat))
+        return found
+
     async def moves(self, game_id: int) -> list[MoveRow]:
         """The record lines of a game in order."""
         rows = await self._fetchall(
@@ -539,6 +568,26 @@ class Storage:
                 db,
                 "UPDATE games SET deadline = ?, reminder_at = ? WHERE id = ?",
                 (clock.deadline, clock.reminder_at, game_id),
+            )
+
+    async def set_thread(self, game_id: int, thread_id: int) -> None:
+        """Remember the thread a game plays in."""
+        async with self._transaction() as db:
+            await _exec(db, "UPDATE games SET thread_id = ? WHERE id = ?", (thread_id, game_id))
+
+    async def threads_enabled(self, guild_id: int) -> bool:
+        """Whether games in this server play in threads (on unless the server turned it off)."""
+        row = await self._fetchone("SELECT threads FROM guild_settings WHERE guild_id = ?", (guild_id,))
+        return bool(row[0]) if row else True
+
+    async def set_threads(self, guild_id: int, enabled: bool) -> None:
+        """Turn games in threads on or off for a server."""
+        async with self._transaction() as db:
+            await _exec(
+                db,
+                "INSERT INTO guild_settings (guild_id, threads) VALUES (?, ?) "
+                "ON CONFLICT (guild_id) DO UPDATE SET threads = excluded.threads",
+                (guild_id, int(enabled)),
             )
 
     async def set_message(self, game_id: int, message_id: int) -> None:

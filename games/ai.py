@@ -13,8 +13,14 @@ from typing import Any
 from games.core import Game, GameOptions
 from games.errors import GameError
 
-LEVELS = ("greedy",)
-"""The computer levels a seat can be filled with."""
+LEVELS = {
+    "easy": "easy: often takes a good move, not always",
+    "normal": "normal: the best points now",
+}
+"""The computer levels a seat can be filled with, and how the lobby explains them."""
+DEFAULT_LEVEL = "normal"
+EASY_SPREAD = 3
+"""How many of the best moves the easy player picks among (at random, the better more often)."""
 
 
 @dataclass
@@ -56,10 +62,39 @@ class RandomPlayer:
         return moves[self.rng.randrange(len(moves))]
 
 
-def player_for(level: str, seed: int = 0) -> GreedyPlayer | RandomPlayer:
-    """The computer player of ``level`` (``greedy`` or ``random``)."""
+@dataclass
+class EasyPlayer:
+    """Greedy with randomness, so that beginners win sometimes: usually one of the few best moves
+    by immediate gain (the better the likelier), now and then any legal move."""
+
+    seed: int = 0
+    rng: random.Random = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.rng = random.Random(self.seed)
+
+    def choose(self, game: Game[Any, Any], state: Any) -> Any:
+        """A good move, not always the best."""
+        moves = game.legal_moves(state)
+        if not moves:
+            raise GameError("There is no legal move to choose from.")
+        if self.rng.random() < 0.15:
+            return moves[self.rng.randrange(len(moves))]
+        best = game.rank_moves(state, moves)[:EASY_SPREAD]
+        weights = [2 ** (len(best) - index) for index in range(len(best))]
+        return self.rng.choices(best, weights=weights)[0]
+
+
+Player = GreedyPlayer | RandomPlayer | EasyPlayer
+
+
+def player_for(level: str, seed: int = 0) -> Player:
+    """The computer player of ``level``: ``easy``, ``normal`` (``greedy`` in games stored before
+    the levels), or ``random`` (tests)."""
     if level == "random":
         return RandomPlayer(seed)
+    if level == "easy":
+        return EasyPlayer(seed)
     return GreedyPlayer(seed)
 
 

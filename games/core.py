@@ -442,6 +442,11 @@ class Game(ABC, Generic[StateT, MoveT]):
             self._compute_legal
         )
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """A game pickles as its class (its only state is a cache), so that worker processes
+        receive it with the states they work on."""
+        return (type(self), ())
+
     # -- identity and setup -------------------------------------------------------------
 
     def new(
