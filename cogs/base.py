@@ -228,6 +228,7 @@ class GameCog(commands.GroupCog):
         await replies.defer_private(interaction)
         session = self.service.lobby_in(channel_of(interaction), self.game_name)
         await self.service.start(session, interaction.user.id)
+        await self.bot.announcer.caught_up(session.id)
         where = session.row.thread_id
         await replies.private(
             interaction, f"{words.header(session)} has started" + (f": play in <#{where}>." if where else ".")

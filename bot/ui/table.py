@@ -75,6 +75,12 @@ class TableAnnouncer:
                 log.exception("game %s: announcing %d updates failed", game_id, len(batch))
         self._queues.pop(game_id, None)
 
+    async def caught_up(self, game_id: int, seconds: float = 2.0) -> None:
+        """Wait (a little, at most ``seconds``) until a game's announcements are out."""
+        task = self._tasks.get(game_id)
+        if task is not None and not task.done():
+            await asyncio.wait({task}, timeout=seconds)
+
     async def close(self) -> None:
         """Let the announcements under way finish."""
         tasks = [task for task in self._tasks.values() if not task.done()]

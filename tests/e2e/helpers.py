@@ -7,6 +7,8 @@ import sqlite3
 from collections.abc import Sequence
 from typing import Any
 
+import discord
+
 from bot.client import TilehostBot, create_bot
 from bot.settings import Settings
 
@@ -55,3 +57,61 @@ def make_world(env: Any, guild: str, channel: str, names: Sequence[str] = ("alic
     room = server.create_text_channel(channel)
     people = {name: server.add_member(env.create_user(name)) for name in names}
     return env, room, people
+
+
+PUBLIC_KINDS = (
+    discord.MessageType.default,
+    discord.MessageType.reply,
+    discord.MessageType.chat_input_command,
+)
+"""Messages the bot writes (a reply to a slash command included), not Discord's system notes."""
+
+
+def room(channel: Any, game_id: int) -> Any:
+    """Where a game's boards go: its thread (named ``<Game> #<id> · ...``), else the channel."""
+    for thread in channel.threads:
+        if f" #{game_id} " in f"{thread.name} ":
+            return thread
+    return channel
+
+
+def posts(place: Any) -> list[Any]:
+    """The bot's own messages in a channel or thread (not Discord's system messages)."""
+    return [
+        message
+        for message in place.history()
+        if message.author.bot and message.type in PUBLIC_KINDS and not message.flags.ephemeral
+    ]
+
+
+def boards(place: Any) -> list[Any]:
+    """The bot's messages with a board picture."""
+    return [
+        message for message in posts(place) if any(a.filename.endswith(".png") for a in message.attachments)
+    ]
+
+
+def last_board(place: Any) -> Any:
+    """The newest board message."""
+    found = boards(place)
+    assert found, "no board was posted"
+    return found[-1]
+
+
+def only_game(db_path: str) -> int:
+    """The id of the one game in the database."""
+    ((game_id,),) = rows(db_path, "SELECT id FROM games")
+    return int(game_id)
+
+
+def to_act(db_path: str, game_id: int, people: dict[str, Any]) -> Any:
+    """The member whose turn it is."""
+    _, _, seat = game_state(db_path, game_id)
+    return people[seat_names(db_path, game_id)[seat]]
+
+
+def private(result: Any) -> Any:
+    """The private answer to a command, checked to be ephemeral."""
+    message = shown(result)
+    assert message is not None and message.ephemeral, message
+    return message
