@@ -429,9 +429,14 @@ class PuzzSolo(Game[SoloState, SoloMove]):
             return None
         forfeited = frozenset({0}) if state.status == "gave up" else frozenset()
         reason = f"{state.status} {state.target.name}"
-        if state.status == "solved" and state.hints:
+        helped = frozenset({0}) if state.status == "solved" and state.hints else frozenset()
+        if helped:
             reason += f" with {state.hints} hint{'s' if state.hints != 1 else ''}"
-        return Outcome(self.scores(state), (1,), reason, forfeited)
+        return Outcome(self.scores(state), (1,), reason, forfeited, helped=helped)
+
+    def variant(self, options: GameOptions) -> str | None:
+        """Standings are kept per target (its name is its canonical form)."""
+        return options.target if isinstance(options, SoloOptions) else DEFAULT_TARGET
 
     def scores(self, state: SoloState) -> tuple[int, ...]:
         return (0 if state.status == "gave up" else state.own_pieces,)
