@@ -52,10 +52,6 @@ class Shards:
         """True when the games of server ``guild_id`` (None: direct messages) are this process's."""
         return shard_of(guild_id, self.count) in self.ids
 
-    def describe(self) -> str:
-        """The shards as a setting would name them (``0-3 of 16``)."""
-        return f"{format_ids(self.ids)} of {self.count}"
-
 
 def parse_ids(text: str) -> frozenset[int]:
     """Shard ids from ``"0-3"``, ``"5"`` or ``"0-3,8,10-11"``; raises :class:`ShardError`."""
@@ -71,17 +67,3 @@ def parse_ids(text: str) -> frozenset[int]:
         ids.update(range(low, high + 1))
     return frozenset(ids)
 
-
-def format_ids(ids: frozenset[int]) -> str:
-    """Shard ids as ranges: ``{0, 1, 2, 5}`` -> ``"0-2,5"``."""
-    parts: list[str] = []
-    ordered = sorted(ids)
-    start = previous = ordered[0]
-    for shard in [*ordered[1:], None]:
-        if shard is not None and shard == previous + 1:
-            previous = shard
-            continue
-        parts.append(str(start) if start == previous else f"{start}-{previous}")
-        if shard is not None:
-            start = previous = shard
-    return ",".join(parts)

@@ -12,3 +12,9 @@ UPDATE results SET helped = 1
         SELECT id FROM games
         WHERE game = 'puzzosolo' AND json_extract(outcome, '$.reason') LIKE 'solved % with % hint%'
     );
+
+-- The leaderboards count wins without help: their covering indexes hold the flag.
+DROP INDEX results_leaderboard_guild;
+DROP INDEX results_leaderboard_global;
+CREATE INDEX results_leaderboard_guild ON results (game, guild_id, user_id, won, helped);
+CREATE INDEX results_leaderboard_global ON results (game, user_id, won, helped);

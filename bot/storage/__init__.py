@@ -21,10 +21,9 @@ from bot.storage.rows import (
     Stats,
     StorageError,
 )
-from bot.storage.store import ACTIVE, Storage
+from bot.storage.store import Storage
 
 __all__ = [
-    "ACTIVE",
     "ActiveGameExists",
     "Clock",
     "Finish",

@@ -7,9 +7,9 @@ name (``sqlite3.Row`` and ``asyncpg.Record`` both allow that), so no caller sees
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any, ClassVar, Protocol
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar, Protocol, TypeVar
 
 from bot.ratings import RatingUpdate
 
@@ -46,6 +46,24 @@ def _float(value: Any) -> float | None:
     return float(value) if value is not None else None
 
 
+def _count(value: Any) -> int:
+    """A count or sum column as an int (a sum over no rows is NULL)."""
+    return int(value or 0)
+
+
+T = TypeVar("T")
+
+
+def _build(cls: type[T], row: Row, **convert: Callable[[Any], Any]) -> T:
+    """``cls`` from the row's columns named like its fields, each through ``convert[name]``
+    where given."""
+    values = {}
+    for item in fields(cls):  # type: ignore[arg-type]
+        value = row[item.name]
+        values[item.name] = convert[item.name](value) if item.name in convert else value
+    return cls(**values)
+
+
 @dataclass(frozen=True)
 class SeatRow:
     """A seat at a table: a person (user_id) or a computer (ai_level)."""
@@ -63,7 +81,7 @@ class SeatRow:
     @classmethod
     def from_row(cls, row: Row) -> SeatRow:
         """The seat in a ``seats`` row."""
-        return cls(row["seat"], row["user_id"], row["name"], row["ai_level"])
+        return _build(cls, row)
 
 
 @dataclass(frozen=True)
@@ -103,29 +121,7 @@ class GameRow:
     @classmethod
     def from_row(cls, row: Row) -> GameRow:
         """The game in a ``games`` row (selected with :attr:`COLUMNS`)."""
-        return cls(
-            id=row["id"],
-            game=row["game"],
-            guild_id=row["guild_id"],
-            channel_id=row["channel_id"],
-            host_id=row["host_id"],
-            status=row["status"],
-            options=_json(row["options"]),
-            seed=row["seed"],
-            deal=_json(row["deal"]),
-            turn_seconds=row["turn_seconds"],
-            ply=row["ply"],
-            snapshot=_json(row["snapshot"]),
-            deadline=row["deadline"],
-            reminder_at=row["reminder_at"],
-            outcome=_json(row["outcome"]),
-            message_id=row["message_id"],
-            created_at=row["created_at"],
-            updated_at=row["updated_at"],
-            finished_at=row["finished_at"],
-            started_at=row["started_at"],
-            variant=row["variant"],
-        )
+        return _build(cls, row, options=_json, deal=_json, snapshot=_json, outcome=_json)
 
 
 @dataclass(frozen=True)
@@ -141,7 +137,7 @@ class MoveRow:
     @classmethod
     def from_row(cls, row: Row) -> MoveRow:
         """The record line in a ``moves`` row."""
-        return cls(row["ply"], row["seat"], row["notation"], row["user_id"], row["created_at"])
+        return _build(cls, row)
 
 
 @dataclass(frozen=True)
@@ -190,7 +186,7 @@ class LeaderRow:
     @classmethod
     def from_row(cls, row: Row) -> LeaderRow:
         """A line of the leaderboard queries."""
-        return cls(row["user_id"], _float(row["rating"]), int(row["wins"] or 0), int(row["games"] or 0))
+        return _build(cls, row, rating=_float, wins=_count, games=_count)
 
 
 @dataclass(frozen=True)
@@ -228,13 +224,7 @@ class SolverRow:
     @classmethod
     def from_row(cls, row: Row) -> SolverRow:
         """A line of the solitaire leaderboard query."""
-        return cls(
-            row["user_id"],
-            int(row["targets"]),
-            int(row["solves"]),
-            _float(row["fastest"]),
-            int(row["helped"]),
-        )
+        return _build(cls, row, targets=_count, solves=_count, fastest=_float, helped=_count)
 
 
 @dataclass(frozen=True)
@@ -250,7 +240,7 @@ class SolvedTarget:
     @classmethod
     def from_row(cls, row: Row) -> SolvedTarget:
         """A line of the solved-targets query."""
-        return cls(row["target"], int(row["solves"]), _float(row["fastest"]), int(row["helped"]))
+        return _build(cls, row, solves=_count, fastest=_float, helped=_count)
 
 
 @dataclass(frozen=True)
@@ -271,15 +261,4 @@ class HistoryRow:
     @classmethod
     def from_row(cls, row: Row) -> HistoryRow:
         """A line of the history query."""
-        return cls(
-            game_id=row["game_id"],
-            game=row["game"],
-            guild_id=row["guild_id"],
-            channel_id=row["channel_id"],
-            message_id=row["message_id"],
-            rank=row["rank"],
-            score=row["score"],
-            players=int(row["players"]),
-            won=bool(row["won"]),
-            finished_at=row["finished_at"],
-        )
+        return _build(cls, row, players=_count, won=bool)

@@ -32,8 +32,6 @@ from bot.storage.rows import (
     UniqueViolation,
 )
 
-ACTIVE = ("lobby", "playing")
-
 COUNTED_WIN = "CASE WHEN r.won = 1 AND r.helped = 0 THEN 1 ELSE 0 END"
 """1 for a win that standings count (a win with help is counted apart)."""
 HELPED_WIN = "CASE WHEN r.won = 1 AND r.helped = 1 THEN 1 ELSE 0 END"

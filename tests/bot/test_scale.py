@@ -14,6 +14,7 @@ from bot.shards import Shards
 from bot.storage import Storage
 from games import registry
 from tests.bot.fakes import FakeTime
+from tests.bot.test_sessions import user_to_act
 from tests.support import tinygame
 
 registry.register(tinygame.GAME)
@@ -57,21 +58,13 @@ async def two_player_game(service: SessionService, guild_id: int, channel_id: in
     return session.id
 
 
-def mover(service: SessionService, game_id: int) -> int:
-    session = service.get(game_id)
-    assert session is not None
-    seat = session.seat_to_act()
-    assert seat is not None and seat.user_id is not None
-    return seat.user_id
-
-
 async def test_racing_moves_from_two_processes(processes: tuple[Factory, FakeTime]) -> None:
     make, _ = processes
     first = await make()
     game_id = await two_player_game(first, 1 << 22, 10)
     second = await make()
     assert [s.id for s in await second.restore()] == [game_id]
-    user = mover(first, game_id)
+    user = user_to_act(first, game_id)
     outcomes = await asyncio.gather(
         first.play(10, "tiny", user, "draw"), second.play(10, "tiny", user, "draw"), return_exceptions=True
     )
@@ -89,12 +82,12 @@ async def test_a_stale_process_catches_up(processes: tuple[Factory, FakeTime]) -
     game_id = await two_player_game(first, 1 << 22, 10)
     second = await make()
     await second.restore()
-    user = mover(first, game_id)
+    user = user_to_act(first, game_id)
     await first.play(10, "tiny", user, "draw")
     with pytest.raises(errors.StaleAction):
         await second.play(10, "tiny", user, "draw")
-    nxt = mover(second, game_id)
-    assert nxt == mover(first, game_id) != user
+    nxt = user_to_act(second, game_id)
+    assert nxt == user_to_act(first, game_id) != user
     await second.play(10, "tiny", nxt, "draw")
     assert [m.notation for m in await second.storage.moves(game_id)] == ["draw", "draw"]
 

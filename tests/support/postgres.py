@@ -37,9 +37,10 @@ class PostgresServer:
         self._owned_folder = owned_folder
 
     @classmethod
-    def start(cls, folder: Path | None = None) -> PostgresServer:
+    def start(cls, folder: Path | None = None, *, durable: bool = False) -> PostgresServer:
         """Start a server whose data lives in ``folder`` (default: a new temporary folder, deleted
-        by :meth:`stop`); raises :class:`PostgresUnavailable`."""
+        by :meth:`stop`), with PostgreSQL's default durability if ``durable`` (benchmarks), else
+        without it (tests); raises :class:`PostgresUnavailable`."""
         try:
             with warnings.catch_warnings():  # platformdirs warns when XDG_RUNTIME_DIR is unset
                 warnings.simplefilter("ignore")
@@ -51,8 +52,9 @@ class PostgresServer:
         folder = Path(tempfile.mkdtemp(prefix="tilehost-pg-")) if folder is None else folder
         try:
             server = cls(pgserver.get_server(folder, cleanup_mode="stop"), folder if owned else None)
-            server._server.psql("".join(f"ALTER SYSTEM SET {setting};" for setting in FAST_SETTINGS))
-            server._server.psql("SELECT pg_reload_conf();")
+            if not durable:
+                server._server.psql("".join(f"ALTER SYSTEM SET {setting};" for setting in FAST_SETTINGS))
+                server._server.psql("SELECT pg_reload_conf();")
         except Exception as error:  # initdb, pg_ctl or the first connection failing
             raise PostgresUnavailable(f"pgserver could not start PostgreSQL: {error}") from error
         return server

@@ -9,3 +9,8 @@ UPDATE results SET helped = 1
         SELECT id FROM games
         WHERE game = 'puzzosolo' AND outcome ->> 'reason' LIKE 'solved % with % hint%'
     );
+
+DROP INDEX results_leaderboard_guild;
+DROP INDEX results_leaderboard_global;
+CREATE INDEX results_leaderboard_guild ON results (game, guild_id, user_id, won, helped);
+CREATE INDEX results_leaderboard_global ON results (game, user_id, won, helped);
