@@ -25,13 +25,19 @@ dealing.
 
 Seeded rounds shuffle the 56 tiles with ``seeded_rng(seed, "triominos", "round", n)`` for
 round ``n`` (1-based).
+
+Hidden information
+------------------
+A view hides the other hands and the well (as ``?`` tiles, their sizes kept) and drops the seed
+and the deal. Public: the board, every hand size, the opening tile while the round opens (the
+players compare their triples to find the opener) and a drawn tile that must be played.
 """
 
 from __future__ import annotations
 
 from games.triominos.game import Triominos
-from games.triominos.state import Move, Options, State
+from games.triominos.state import Move, MoveKind, Options, State
 
 GAME = Triominos()
 
-__all__ = ["GAME", "Move", "Options", "State", "Triominos"]
+__all__ = ["GAME", "Move", "MoveKind", "Options", "State", "Triominos"]
