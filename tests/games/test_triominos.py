@@ -795,6 +795,7 @@ def check_determinized(state: State, viewer: int | None, rng: random.Random) -> 
         assert find_opening(whole.hands, whole.active) == (state.opener, state.opening_tile)
     if viewer is not None and viewer == GAME.to_act(state):
         assert GAME.legal_moves(whole) == GAME.legal_moves(state)
+        assert GAME.legal_moves(seen) == GAME.legal_moves(state)  # the hand image lists them
     return whole
 
 
