@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import AsyncIterator, Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -22,6 +23,7 @@ from bot.storage import (
     engines,
 )
 from bot.storage.engines import migrations
+from tests.support.postgres import PostgresServer
 
 GUILD = 1 << 22  # on shard 1 of 2
 OTHER_GUILD = 2 << 22  # on shard 0 of 2
@@ -374,38 +376,79 @@ async def test_clock_message_abort_and_settings(storage: Storage) -> None:
     assert await storage.dm_reminders(5) is False
 
 
-async def test_migration_4_backfills_variants_and_help(
-    database_url: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Solitaire games stored before the variant column get their target; solves with hints
-    (their outcome says so) are flagged as wins with help."""
+STORED_BEFORE = [
+    ("tileup", "playing", {"players": 2}, None),
+    ("tileup", "lobby", {}, None),
+    ("geronimos", "finished", {}, "most points"),
+    ("geronimos", "playing", {"bonus": "choice"}, None),
+    ("puzzosolo", "finished", {"target": "5x12"}, "solved 5x12 with 2 hints"),
+    ("puzzosolo", "finished", {}, "solved 6x10"),
+    ("tiny", "finished", {"hand": 3}, "done"),
+]
+"""Games as they were stored before the later migrations: (game, status, options, reason)."""
+
+
+async def migrated(database_url: str, monkeypatch: pytest.MonkeyPatch, below: int) -> list[tuple[Any, ...]]:
+    """:data:`STORED_BEFORE` stored under the migrations numbered below ``below``, then every
+    migration applied: each game's ``(game, options, variant, helped)``."""
     every = engines.migrations
-    monkeypatch.setattr(engines, "migrations", lambda dialect: [m for m in every(dialect) if m.number < 4])
+    monkeypatch.setattr(
+        engines, "migrations", lambda dialect: [m for m in every(dialect) if m.number < below]
+    )
     old = await Storage.open(database_url)
-    stored = [("puzzosolo", {"target": "5x12"}, "solved 5x12 with 2 hints"), ("puzzosolo", {}, "solved 6x10")]
-    stored.append(("tiny", {"hand": 3}, "done"))
-    for channel, (game, options, reason) in enumerate(stored, start=70):
+    for channel, (game, status, options, reason) in enumerate(STORED_BEFORE, start=70):
         async with old.database.transaction() as tx:
+            outcome = json.dumps({"reason": reason}) if reason else None
             game_id = await tx.fetchval(
                 "INSERT INTO games (game, channel_id, host_id, status, options, seed, outcome, created_at, "
-                "updated_at) VALUES (?, ?, 1, 'finished', ?, 0, ?, 0, 0) RETURNING id",
-                (game, channel, json.dumps(options), json.dumps({"reason": reason})),
+                "updated_at) VALUES (?, ?, 1, ?, ?, 0, ?, 0, 0) RETURNING id",
+                (game, channel, status, json.dumps(options), outcome),
             )
-            await tx.execute(
-                "INSERT INTO results (game_id, seat, user_id, game, rank, score, won, finished_at) "
-                "VALUES (?, 0, 1, ?, 1, 12, 1, 0)",
-                (game_id, game),
-            )
+            if status == "finished":
+                await tx.execute(
+                    "INSERT INTO results (game_id, seat, user_id, game, rank, score, won, finished_at) "
+                    "VALUES (?, 0, 1, ?, 1, 12, 1, 0)",
+                    (game_id, game),
+                )
     await old.close()
     monkeypatch.setattr(engines, "migrations", every)
     storage = await Storage.open(database_url)
     try:
-        variants = await storage.database.fetch("SELECT variant FROM games ORDER BY id")
-        assert [row["variant"] for row in variants] == ["5x12", "6x10", None]
-        helped = await storage.database.fetch("SELECT helped FROM results ORDER BY game_id")
-        assert [row["helped"] for row in helped] == [1, 0, 0]
+        rows = await storage.database.fetch(
+            "SELECT g.game, g.options, g.variant, r.helped FROM games g "
+            "LEFT JOIN results r ON r.game_id = g.id ORDER BY g.id"
+        )
+        return [(row["game"], json.loads(row["options"]), row["variant"], row["helped"]) for row in rows]
     finally:
         await storage.close()
+
+
+async def test_stored_games_get_variants_help_and_legacy_options(
+    database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Solitaire games stored before the variant column get their target; solves with hints
+    (their outcome says so) are flagged as wins with help; games stored before a rule change
+    keep the old rule."""
+    assert await migrated(database_url, monkeypatch, below=4) == [
+        ("tileup", {"players": 2, "idle_rounds": 3}, None, None),
+        ("tileup", {}, None, None),
+        ("geronimos", {"bonus": "compulsory"}, None, 0),
+        ("geronimos", {"bonus": "choice"}, None, None),
+        ("puzzosolo", {"target": "5x12"}, "5x12", 1),
+        ("puzzosolo", {}, "6x10", 0),
+        ("tiny", {"hand": 3}, None, 0),
+    ]
+
+
+async def test_both_dialects_migrate_alike(
+    tmp_path: Path, postgres_server: PostgresServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every migration after the first has the same effect on SQLite and PostgreSQL (a ported
+    migration that differs fails here)."""
+    for below in range(2, max(m.number for m in migrations("sqlite")) + 1):
+        sqlite = await migrated(str(tmp_path / f"below-{below}.db"), monkeypatch, below)
+        postgres = await migrated(await postgres_server.new_database(), monkeypatch, below)
+        assert sqlite == postgres, f"migrations from {below} on"
 
 
 async def test_an_empty_database_holds_no_data(database_url: str) -> None:

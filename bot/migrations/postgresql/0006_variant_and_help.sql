@@ -1,5 +1,5 @@
 -- The standings' variant of each game and the flag of a win with help (see
--- ../0004_variant_and_help.sql).
+-- ../0006_variant_and_help.sql).
 ALTER TABLE games ADD COLUMN variant TEXT;
 UPDATE games SET variant = COALESCE(options ->> 'target', '6x10') WHERE game = 'puzzosolo';
 
