@@ -4,8 +4,8 @@ chart of a replay."""
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
-from typing import Any, ClassVar
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from PIL import Image
 
@@ -17,7 +17,7 @@ class Renderer(ABC):
     """How one game is drawn. ``view`` is ``game.view(state, seat_or_None)``; ``players`` are
     display names in seat order, already made drawable (:func:`rendering.common.drawable_names`)."""
 
-    game: ClassVar[str]
+    game: str
     """The registered name of the game drawn."""
 
     @abstractmethod
@@ -42,3 +42,22 @@ class Renderer(ABC):
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} of {self.game}>"
+
+
+BoardFunction = Callable[[Any, Sequence[str]], Image.Image]
+HandFunction = Callable[[Any, int, Sequence[str]], Image.Image]
+
+
+class Drawn(Renderer):
+    """A renderer made of a game module's ``render_board`` and ``render_hand`` functions."""
+
+    def __init__(self, game: str, board: BoardFunction, hand: HandFunction) -> None:
+        self.game = game
+        self._board = board
+        self._hand = hand
+
+    def board(self, view: Any, players: Sequence[str]) -> Image.Image:
+        return self._board(view, players)
+
+    def hand(self, view: Any, seat: int, players: Sequence[str]) -> Image.Image:
+        return self._hand(view, seat, players)

@@ -387,6 +387,36 @@ def _score_row(
     text(draw, (name_left, middle), name, TEXT.body, theme.strip_ink, anchor="lm")
 
 
+def tint(colour: RGB, amount: float) -> RGB:
+    """``colour`` mixed with white (``amount`` 0 keeps it, 1 gives white)."""
+    r, g, b = colour
+    return (
+        round(r + (255 - r) * amount),
+        round(g + (255 - g) * amount),
+        round(b + (255 - b) * amount),
+    )
+
+
+HAND_BAND = px(24)
+
+
+def hand_band(colour: RGB, line: str, theme: Theme = THEME) -> Image.Image:
+    """The dark band heading a hand: a swatch of the player's colour and ``line``."""
+    band = Image.new("RGB", (WIDTH, HAND_BAND), theme.strip)
+    draw = ImageDraw.Draw(band)
+    middle = HAND_BAND // 2
+    draw.rectangle((px(6), middle - px(5), px(16), middle + px(5)), fill=colour)
+    text(
+        draw,
+        (px(22), middle),
+        shorten(line, TEXT.body, WIDTH - px(26)),
+        TEXT.body,
+        theme.strip_ink,
+        anchor="lm",
+    )
+    return band
+
+
 # -- smooth shapes ------------------------------------------------------------------------------
 
 SMOOTH = 4

@@ -20,7 +20,7 @@ from PIL import Image, ImageDraw
 
 from games.geominos.board import COLUMNS, SIZE, in_center, is_light
 from games.geominos.tiles import pose
-from rendering.base import Renderer
+from rendering.base import Drawn
 from rendering.common import (
     BOLD,
     RGB,
@@ -357,16 +357,4 @@ def render_hand(view: Any, seat: int, players: Sequence[str]) -> Image.Image:
     return image
 
 
-class GeominosRenderer(Renderer):
-    """The Geominos board and hands."""
-
-    game = "geominos"
-
-    def board(self, view: Any, players: Sequence[str]) -> Image.Image:
-        return render_board(view, players)
-
-    def hand(self, view: Any, seat: int, players: Sequence[str]) -> Image.Image:
-        return render_hand(view, seat, players)
-
-
-RENDERER = GeominosRenderer()
+RENDERER = Drawn("geominos", render_board, render_hand)

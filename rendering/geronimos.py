@@ -21,7 +21,7 @@ from games.geronimos.cards import LEADER, SIDES, laid
 from games.geronimos.hexgrid import Cell, format_cell, neighbours
 from games.geronimos.rules import frontier, siege
 from games.geronimos.state import SEAT_NAMES
-from rendering.base import Renderer
+from rendering.base import Drawn
 from rendering.common import (
     BOLD,
     RGB,
@@ -32,6 +32,7 @@ from rendering.common import (
     ScoreLine,
     digit_height,
     draw_centered,
+    hand_band,
     paste_disc,
     player_name,
     polygon_mask,
@@ -40,6 +41,7 @@ from rendering.common import (
     stack_vertically,
     text,
     text_width,
+    tint,
 )
 
 SQRT3 = math.sqrt(3.0)
@@ -172,16 +174,6 @@ def star_mask(radius: float) -> Image.Image:
 
 
 # -- drawing ----------------------------------------------------------------------------------
-
-
-def tint(colour: RGB, amount: float) -> RGB:
-    """``colour`` mixed with white (``amount`` 1 is white)."""
-    r, g, b = colour
-    return (
-        round(r + (255 - r) * amount),
-        round(g + (255 - g) * amount),
-        round(b + (255 - b) * amount),
-    )
 
 
 def draw_dots(image: Image.Image, layout: Layout, cell: Cell, sides: Sequence[int], fill: RGB) -> None:
@@ -384,7 +376,6 @@ HAND_HEX = float(px(24))
 HAND_COLUMNS = 3
 HAND_CELL_W = WIDTH // HAND_COLUMNS
 HAND_CELL_H = round(2 * HAND_HEX) + px(62)
-HAND_HEADER = px(24)
 
 
 def rotation_fits(view: Any) -> dict[str, list[str]]:
@@ -405,25 +396,18 @@ def fits_note(places: Sequence[str]) -> str:
     return f"fits {len(places)} places"
 
 
-def _hand_band(seat: int, line: str) -> Image.Image:
-    header = Image.new("RGB", (WIDTH, HAND_HEADER), THEME.strip)
-    draw = ImageDraw.Draw(header)
-    middle = HAND_HEADER // 2
-    draw.rectangle((px(6), middle - px(5), px(16), middle + px(5)), fill=THEME.player(seat))
-    text(draw, (px(22), middle), line, TEXT.body, THEME.strip_ink, anchor="lm")
-    return header
-
-
 def render_hand(view: Any, seat: int, players: Sequence[str]) -> Image.Image:
     """The card ``seat`` must play now, in its six rotations labelled with their notation."""
     who = f"{player_name(players, seat, SEAT_NAMES[seat])} ({SEAT_NAMES[seat]})"
     if view.finished or view.turn != seat or not view.drawn:
-        return _hand_band(seat, f"{who}: nothing to play now")
+        return hand_band(THEME.player(seat), f"{who}: nothing to play now")
     card = view.drawn
     if card == LEADER:
-        return stack_vertically([_hand_band(seat, f"{who} must play a Leader: L"), leader_panel(seat)])
+        return stack_vertically(
+            [hand_band(THEME.player(seat), f"{who} must play a Leader: L"), leader_panel(seat)]
+        )
     extra = f" (+{view.bonus_left} bonus)" if view.bonus_left else ""
-    header = _hand_band(seat, f"{who} must play card {card}{extra}")
+    header = hand_band(THEME.player(seat), f"{who} must play card {card}{extra}")
     return stack_vertically([header, rotations_panel(view, card, seat)])
 
 
@@ -482,16 +466,4 @@ def rotations_panel(view: Any, card: str, seat: int) -> Image.Image:
     return image
 
 
-class GeronimosRenderer(Renderer):
-    """The Geronimos table and the card to play."""
-
-    game = "geronimos"
-
-    def board(self, view: Any, players: Sequence[str]) -> Image.Image:
-        return render_board(view, players)
-
-    def hand(self, view: Any, seat: int, players: Sequence[str]) -> Image.Image:
-        return render_hand(view, seat, players)
-
-
-RENDERER = GeronimosRenderer()
+RENDERER = Drawn("geronimos", render_board, render_hand)

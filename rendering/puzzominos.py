@@ -20,7 +20,7 @@ from PIL import Image, ImageDraw
 from games.puzzominos.board import bounds_of
 from games.puzzominos.game import SEAT_NAMES
 from games.puzzominos.pieces import FREE_TURN_PIECES, Cell, base_cells
-from rendering.base import Renderer
+from rendering.base import Drawn
 from rendering.common import (
     BOLD,
     CONDENSED,
@@ -37,6 +37,7 @@ from rendering.common import (
     stack_vertically,
     text,
     text_width,
+    tint,
 )
 
 SEAT_COLOURS: tuple[RGB, RGB] = (THEME.players[1], THEME.players[0])
@@ -133,16 +134,6 @@ def letter_size(cell: int, name: str) -> int:
 
 
 # -- drawing ------------------------------------------------------------------------------------
-
-
-def tint(colour: RGB, amount: float) -> RGB:
-    """``colour`` mixed with white (``amount`` 0 keeps it, 1 gives white)."""
-    r, g, b = colour
-    return (
-        round(r + (255 - r) * amount),
-        round(g + (255 - g) * amount),
-        round(b + (255 - b) * amount),
-    )
 
 
 @lru_cache(maxsize=8)
@@ -324,19 +315,11 @@ def render_hand(view: Any, seat: int, players: Sequence[str]) -> Image.Image:
     return hand_image(title, shown, "All pieces played.")
 
 
-class PuzzominosRenderer(Renderer):
-    """The Puzz-Ominos table and hands (Red is seat 0, drawn in vermillion)."""
-
-    game = "puzzominos"
-
-    def board(self, view: Any, players: Sequence[str]) -> Image.Image:
-        return render_board(view, players)
-
-    def hand(self, view: Any, seat: int, players: Sequence[str]) -> Image.Image:
-        return render_hand(view, seat, players)
+class PuzzominosRenderer(Drawn):
+    """The Puzz-Ominos table and hands; Red (seat 0) is vermillion, charts too."""
 
     def colour(self, seat: int) -> RGB:
         return SEAT_COLOURS[seat % 2]
 
 
-RENDERER = PuzzominosRenderer()
+RENDERER = PuzzominosRenderer("puzzominos", render_board, render_hand)

@@ -20,7 +20,7 @@ from PIL import Image, ImageDraw
 from games.puzzominos.pieces import PENTOMINOES
 from games.puzzominos.solo import cells_of
 from games.puzzominos.targets import COLUMNS
-from rendering.base import Renderer
+from rendering.base import Drawn
 from rendering.charts import Series, line_chart
 from rendering.common import (
     BOLD,
@@ -36,8 +36,9 @@ from rendering.common import (
     score_strip,
     stack_vertically,
     text,
+    tint,
 )
-from rendering.puzzominos import OUTLINE, Layout, hand_image, label_cell, letter_size, outline, tint
+from rendering.puzzominos import OUTLINE, Layout, hand_image, label_cell, letter_size, outline
 
 PIECE_COLOURS: dict[str, RGB] = dict(
     zip(
@@ -194,16 +195,8 @@ def progress_chart(views: Sequence[Any], players: Sequence[str], title: str) -> 
     )
 
 
-class PuzzosoloRenderer(Renderer):
-    """The Puzz-Ominos solitaire target, the pieces left and the progress chart."""
-
-    game = "puzzosolo"
-
-    def board(self, view: Any, players: Sequence[str]) -> Image.Image:
-        return render_board(view, players)
-
-    def hand(self, view: Any, seat: int, players: Sequence[str]) -> Image.Image:
-        return render_hand(view, seat, players)
+class PuzzosoloRenderer(Drawn):
+    """The solitaire target, the pieces left, and a chart of the pieces placed."""
 
     def chart(
         self, views: Sequence[Any], scores: Sequence[Sequence[int]], players: Sequence[str], title: str
@@ -213,4 +206,4 @@ class PuzzosoloRenderer(Renderer):
         return progress_chart(views, players, f"Puzz-Ominos solitaire · {target} · pieces placed")
 
 
-RENDERER = PuzzosoloRenderer()
+RENDERER = PuzzosoloRenderer("puzzosolo", render_board, render_hand)

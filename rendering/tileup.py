@@ -28,7 +28,7 @@ from games.tileup.data import (
     card_shape,
     parse_square,
 )
-from rendering.base import Renderer
+from rendering.base import Drawn
 from rendering.common import (
     BOLD,
     CONDENSED,
@@ -474,20 +474,4 @@ def render_hand(view: Any, seat: int, players: Sequence[str]) -> Image.Image:
     return image
 
 
-class TileUpRenderer(Renderer):
-    """The Tile Up! board with its goal cards, and a player's screen."""
-
-    game = "tileup"
-
-    def board(self, view: Any, players: Sequence[str]) -> Image.Image:
-        return render_board(view, players)
-
-    def hand(self, view: Any, seat: int, players: Sequence[str]) -> Image.Image:
-        return render_hand(view, seat, players)
-
-    def colour(self, seat: int) -> RGB:
-        """Players own no colour on a Tile Up! board; charts use the palette."""
-        return THEME.player(seat)
-
-
-RENDERER = TileUpRenderer()
+RENDERER = Drawn("tileup", render_board, render_hand)

@@ -25,7 +25,7 @@ from games.triominos import GAME
 from games.triominos.grid import Cell, Corner, corners, points_up
 from games.triominos.state import HIDDEN, PLACE
 from games.triominos.tiles import ROTATIONS
-from rendering.base import Renderer
+from rendering.base import Drawn
 from rendering.common import (
     BOLD,
     CONDENSED,
@@ -37,6 +37,7 @@ from rendering.common import (
     ScoreLine,
     counted,
     draw_centered,
+    hand_band,
     player_name,
     polygon_mask,
     px,
@@ -322,7 +323,6 @@ HAND_SIDE = float(2 * px(20))
 HAND_COLUMNS = 6
 HAND_CELL_W = WIDTH // HAND_COLUMNS
 HAND_CELL_H = round(HAND_SIDE * ROW) + px(40)
-HAND_HEADER = px(24)
 
 
 def fit_counts(view: Any, seat: int) -> dict[str, int]:
@@ -355,19 +355,10 @@ def hand_header(view: Any, seat: int, players: Sequence[str]) -> str:
     return f"{name}: your turn"
 
 
-def _hand_band(view: Any, seat: int, players: Sequence[str]) -> Image.Image:
-    header = Image.new("RGB", (WIDTH, HAND_HEADER), THEME.strip)
-    draw = ImageDraw.Draw(header)
-    middle = HAND_HEADER // 2
-    draw.rectangle((px(6), middle - px(5), px(16), middle + px(5)), fill=THEME.player(seat))
-    text(draw, (px(22), middle), hand_header(view, seat, players), TEXT.body, THEME.strip_ink, anchor="lm")
-    return header
-
-
 def render_hand(view: Any, seat: int, players: Sequence[str]) -> Image.Image:
     """``seat``'s tiles, each with its name and how many places it fits now."""
     hand = view.hands[seat]
-    header = _hand_band(view, seat, players)
+    header = hand_band(THEME.player(seat), hand_header(view, seat, players))
     if not hand or HIDDEN in hand:
         return header
     counts = fit_counts(view, seat)
@@ -391,16 +382,4 @@ def render_hand(view: Any, seat: int, players: Sequence[str]) -> Image.Image:
     return stack_vertically([header, image])
 
 
-class TriominosRenderer(Renderer):
-    """The Tri-Ominos board and hands."""
-
-    game = "triominos"
-
-    def board(self, view: Any, players: Sequence[str]) -> Image.Image:
-        return render_board(view, players)
-
-    def hand(self, view: Any, seat: int, players: Sequence[str]) -> Image.Image:
-        return render_hand(view, seat, players)
-
-
-RENDERER = TriominosRenderer()
+RENDERER = Drawn("triominos", render_board, render_hand)
