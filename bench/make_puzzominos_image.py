@@ -42,7 +42,7 @@ def solo_image() -> None:
     state = position("6x10", [format_place(place) for place in solution[:5]])
     state, _ = SOLO.apply(state, Hint(solution[5]))
     puzzosolo.render_board(state, ["Jamie"]).save(SOLO_OUTPUT)
-    print(f"wrote {SOLO_OUTPUT.relative_to(ROOT)}: {SOLO.describe(state)}")
+    print(f"wrote {SOLO_OUTPUT.relative_to(ROOT)}: {SOLO.describe(state, ['Jamie'])}")
 
 
 if __name__ == "__main__":

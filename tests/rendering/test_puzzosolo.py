@@ -6,7 +6,7 @@ import pytest
 from PIL import Image
 
 from games.puzzominos.solo import GAME, GIVE_UP, SoloState, cells_of, position
-from rendering.common import BOARD_WIDTH, THEME
+from rendering.common import THEME, WIDTH
 from rendering.puzzosolo import (
     HOLE,
     PIECE_COLOURS,
@@ -39,9 +39,9 @@ def pixel(image: Image.Image, layout: Layout, cell: tuple[int, int]) -> tuple[in
 
 def test_layout_fits_phone_width_and_height() -> None:
     wide = layout_for(10, 12)
-    assert wide.left >= 30 and wide.left + 10 * wide.cell <= BOARD_WIDTH
+    assert wide.left >= 30 and wide.left + 10 * wide.cell <= WIDTH
     tall = layout_for(3, 20)
-    assert tall.height <= 640 + 8
+    assert tall.height <= 1150 + 10
     assert tall.cell_box((0, 0)) == (tall.left, tall.top, tall.left + tall.cell, tall.top + tall.cell)
 
 
@@ -82,7 +82,7 @@ def test_give_up_shows_the_rest_pale(state: SoloState) -> None:
 def test_hand_lists_two_copies_once(state: SoloState) -> None:
     two_sets = position("10x12", ["Ir0@A1"])
     image = render_hand(two_sets, 0, PLAYERS)
-    assert image.width == BOARD_WIDTH and image.height > 3 * 100
+    assert image.width == WIDTH and image.height > 3 * 150
 
 
 def test_golden_board(state: SoloState) -> None:
