@@ -17,11 +17,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games.ai import GreedyPlayer
 from games.puzzominos import GAME
-from games.puzzominos.game import PuzzState
-from games.puzzominos.notation import Move
-from games.puzzominos.solo import GAME as SOLO
-from games.puzzominos.solo import SoloState, first_solution, format_place, hint_place, position
+from games.puzzominos.state import Move
+from games.puzzominos.state import State as PuzzState
 from games.puzzominos.targets import get_target
+from games.puzzosolo import GAME as SOLO
+from games.puzzosolo.game import position
+from games.puzzosolo.rules import first_solution, format_place, hint_place
+from games.puzzosolo.state import State as SoloState
 from rendering import puzzosolo
 from rendering.common import to_png
 from rendering.puzzominos import render_board

@@ -1,6 +1,6 @@
 """Puzz-Ominos (two players): the table around the played area and a player's unplayed pieces.
 
-Red (seat 0) is drawn in Okabe-Ito vermillion and Blue in Okabe-Ito blue; every piece has its
+Red (whoever starts) is drawn in Okabe-Ito vermillion and Blue in Okabe-Ito blue; every piece has its
 own dark outline and its letter, so pieces stay distinct without relying on colour. The last
 turn's pieces are tinted lighter and outlined in the highlight colour.
 """
@@ -13,9 +13,13 @@ from typing import Protocol
 
 from PIL import Image, ImageDraw
 
+from games.core import outcome_phrase
+from games.puzzominos import GAME
 from games.puzzominos.board import bounds_of
-from games.puzzominos.game import SEAT_NAMES, Placement, PuzzState
 from games.puzzominos.pieces import FREE_TURN_PIECES, Cell, base_cells
+from games.puzzominos.state import COLOUR_NAMES as SEAT_NAMES
+from games.puzzominos.state import Placement
+from games.puzzominos.state import State as PuzzState
 from rendering.common import (
     BOARD_WIDTH,
     RGB,
@@ -178,7 +182,7 @@ def label_cell(cells: Sequence[Cell]) -> Cell:
 
 def _draw_piece(draw: ImageDraw.ImageDraw, layout: Layout, placement: Placement, last: bool) -> None:
     cells = placement.cells
-    colour = SEAT_COLOURS[placement.seat]
+    colour = SEAT_COLOURS[placement.colour]
     fill = tint(colour, 0.45) if last else colour
     for cell in cells:
         x0, y0, x1, y1 = layout.cell_box(cell)
@@ -210,16 +214,21 @@ def board_image(state: PuzzState, layout: Layout) -> Image.Image:
 
 def _strip(state: PuzzState, players: Sequence[str], width: int) -> Image.Image:
     lines = [
-        ScoreLine(f"{players[s]} ({SEAT_NAMES[s]})", state.scores[s], f"{len(state.left(s))} left")
+        ScoreLine(
+            f"{players[s]} ({SEAT_NAMES[state.colour(s)]})", state.scores[s], f"{len(state.left(s))} left"
+        )
         for s in (0, 1)
     ]
-    if state.to_act is None:
-        title = f"Puzz-Ominos · game over: {state.end_reason}"
+    outcome = GAME.outcome(state)
+    to_act = SEAT_NAMES[state.colour(state.to_act or 0)]
+    if outcome is not None:
+        title = f"Puzz-Ominos · game over: {outcome_phrase(GAME, outcome, players)}"
     elif state.second_piece:
-        title = f"Puzz-Ominos · turn {state.turn} · {SEAT_NAMES[state.to_act]}: Free Turn, second piece"
+        title = f"Puzz-Ominos · turn {state.turn} · {to_act}: Free Turn, second piece"
     else:
-        title = f"Puzz-Ominos · turn {state.turn} · {SEAT_NAMES[state.to_act]} to play"
-    return score_strip(width, lines, state.to_act, title=title, theme=STRIP_THEME)
+        title = f"Puzz-Ominos · turn {state.turn} · {to_act} to play"
+    theme = replace(STRIP_THEME, players=tuple(SEAT_COLOURS[state.colour(s)] for s in (0, 1)))
+    return score_strip(width, lines, state.to_act, title=title, theme=theme)
 
 
 def render_board(view: PuzzState, players: Sequence[str]) -> Image.Image:
@@ -265,8 +274,8 @@ def render_hand(view: PuzzState, seat: int, players: Sequence[str]) -> Image.Ima
     rows = max(1, (len(pieces) + HAND_COLUMNS - 1) // HAND_COLUMNS)
     image = Image.new("RGB", (BOARD_WIDTH, HAND_TITLE + rows * SLOT_HEIGHT + 6), THEME.background)
     draw = ImageDraw.Draw(image)
-    colour = SEAT_COLOURS[seat]
-    title = f"{players[seat]} ({SEAT_NAMES[seat]}) · {len(pieces)} pieces left (shown in r0)"
+    colour = SEAT_COLOURS[view.colour(seat)]
+    title = f"{players[seat]} ({SEAT_NAMES[view.colour(seat)]}) · {len(pieces)} pieces left (shown in r0)"
     draw.text((10, 8), title, font=font(15), fill=THEME.ink)
     if not pieces:
         draw.text((10, HAND_TITLE + 10), "All pieces played.", font=font(14), fill=THEME.muted)

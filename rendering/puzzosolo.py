@@ -14,10 +14,10 @@ from collections.abc import Sequence
 
 from PIL import Image, ImageDraw
 
-from games.puzzominos.notation import Place
+from games.puzzominos.board import Place
 from games.puzzominos.pieces import PENTOMINOES, Cell
-from games.puzzominos.solo import SoloState, cells_of
 from games.puzzominos.targets import COLUMNS
+from games.puzzosolo.state import State as SoloState
 from rendering.common import (
     BOARD_WIDTH,
     RGB,
@@ -82,7 +82,7 @@ def _grid(draw: ImageDraw.ImageDraw, layout: Layout, squares: frozenset[Cell]) -
 
 
 def _piece(draw: ImageDraw.ImageDraw, layout: Layout, place: Place, *, ghost: bool, hinted: bool) -> None:
-    cells = cells_of(place)
+    cells = place.cells
     colour = PIECE_COLOURS[place.piece]
     fill = tint(colour, 0.7) if ghost else colour
     for cell in cells:
@@ -112,7 +112,7 @@ def board_image(state: SoloState, layout: Layout) -> Image.Image:
     for place in state.solution[len(own) :]:
         _piece(draw, layout, place, ghost=True, hinted=False)
     if state.placed and state.status != "gave up":
-        outline(draw, layout, cells_of(state.placed[-1].place), THEME.highlight, max(3, layout.cell // 7))
+        outline(draw, layout, state.placed[-1].place.cells, THEME.highlight, max(3, layout.cell // 7))
     return image
 
 

@@ -24,6 +24,22 @@ def placed_cells(piece: str, orientation: Orientation, x: int, y: int) -> Cells:
     return tuple((x + cx, y + cy) for cx, cy in oriented_cells(piece, orientation))
 
 
+@dataclass(frozen=True, order=True)
+class Place:
+    """``piece`` in ``orientation`` with its bounding box's top-left corner at ``x,y`` (on the
+    duel's table, or on a solitaire target where ``0,0`` is the square ``A1``)."""
+
+    piece: str
+    orientation: Orientation
+    x: int
+    y: int
+
+    @property
+    def cells(self) -> Cells:
+        """The squares it covers."""
+        return placed_cells(self.piece, self.orientation, self.x, self.y)
+
+
 @cache
 def ring_offsets(piece: str, orientation: Orientation) -> Cells:
     """Cells edge-adjacent to the oriented shape (relative to its top-left), outside it."""
