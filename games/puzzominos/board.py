@@ -1,4 +1,5 @@
-"""Geometry of the two-player table: placed cells, contacts, enclosed empty groups, placements.
+"""Geometry of the two-player table: placed cells, contacts, enclosed empty groups, placements;
+and :class:`Place`, a piece put somewhere, on the table or on a solitaire target.
 
 The table is an unbounded grid of ``(x, y)`` cells (``y`` downward). Everything here is a pure
 function of sets of cells, so the rules module and the renderer share one geometry.

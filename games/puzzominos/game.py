@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any, ClassVar
@@ -81,11 +80,12 @@ class PuzzOminos(Game[State, Move]):
     def _resign(self, state: State, seat: Seat) -> tuple[State, Events]:
         return rules.resign(state, seat)
 
+    def _on_timeout(self, state: State) -> tuple[State, Events]:
+        assert state.to_act is not None
+        return rules.resign(state, state.to_act, timeout=True)
+
     def _view(self, state: State, seat: Seat | None) -> State:
         return state  # everything is public, and the state keeps no seed
-
-    def _determinize(self, view: State, seat: Seat | None, rng: random.Random) -> State:
-        return view
 
     def outcome(self, state: State) -> Outcome | None:
         return rules.outcome(state)

@@ -215,10 +215,11 @@ def finish(state: State, reason: str, seat: Seat | None, events: list[Event]) ->
     return after, tuple(events)
 
 
-def resign(state: State, seat: Seat) -> tuple[State, Events]:
-    """``seat`` resigns: the game ends and the other wins."""
-    events = [Event(EventKind.FORFEIT, seat=seat, reason="resigned")]
-    return finish(replace(state, forfeited=state.forfeited | {seat}), "resigned", seat, events)
+def resign(state: State, seat: Seat, timeout: bool = False) -> tuple[State, Events]:
+    """``seat`` resigns (or ran out of time): the game ends and the other wins."""
+    reason = "timeout" if timeout else "resigned"
+    events = [Event(EventKind.TIMEOUT if timeout else EventKind.FORFEIT, seat=seat, reason=reason)]
+    return finish(replace(state, forfeited=state.forfeited | {seat}), reason, seat, events)
 
 
 def outcome(state: State) -> Outcome | None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
@@ -88,9 +87,6 @@ class PuzzSolo(Game[State, Move]):
 
     def _view(self, state: State, seat: Seat | None) -> State:
         return state  # nothing is hidden, and the state keeps no seed
-
-    def _determinize(self, view: State, seat: Seat | None, rng: random.Random) -> State:
-        return view
 
     def outcome(self, state: State) -> Outcome | None:
         return rules.outcome(state)

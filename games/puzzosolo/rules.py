@@ -211,22 +211,26 @@ def hint_place(state: State, limit: int = HINT_LIMIT) -> Place | None:
 
 def walls_off(state: State, move: Move) -> bool:
     """True when placing ``move`` leaves an empty region that no piece can fill: a size that is
-    not a multiple of 5, or 5 squares in a shape that no piece left has."""
+    not a multiple of 5, or pockets of 5 squares shaped like no piece left (or like more copies
+    of a piece than are left)."""
     compiled = solver.problem(state.target)
     mask = compiled.mask_of_place.get(move.place)
     if mask is None:
         return False
     empty = compiled.full & ~state.covered
+    sizes = [(region, region.bit_count()) for region in compiled.regions(empty ^ mask, compiled.beside(mask))]
+    if any(size % PIECE_SIZE for _, size in sizes):
+        return True
+    pockets = [region for region, size in sizes if size == PIECE_SIZE]
+    if not pockets:
+        return False
+    shapes = [compiled.place_of.get(pocket) for pocket in pockets]
+    if any(shape is None for shape in shapes):
+        return True
     left = Counter(state.left())
     left[move.piece] -= 1
-    for region in compiled.regions(empty ^ mask, compiled.beside(mask)):
-        size = region.bit_count()
-        if size % PIECE_SIZE:
-            return True
-        fits = compiled.place_of.get(region) if size == PIECE_SIZE else None
-        if size == PIECE_SIZE and (fits is None or left[fits.piece] <= 0):
-            return True
-    return False
+    wanted = Counter(shape.piece for shape in shapes if shape is not None)
+    return any(count > left[piece] for piece, count in wanted.items())
 
 
 @dataclass(frozen=True)

@@ -466,14 +466,16 @@ def test_deal_fixes_who_is_red_and_legacy_option_keeps_the_first_seat() -> None:
         PuzzOptions(first="loser")
 
 
-@settings(max_examples=60, deadline=None)
-@given(
-    st.recursive(
-        st.none() | st.booleans() | st.integers(-(10**30), 10**30) | st.text(max_size=5),
-        lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=3), inner, max_size=3),
-        max_leaves=8,
-    )
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-(10**30), 10**30) | st.text(max_size=5),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=3), inner, max_size=3),
+    max_leaves=8,
 )
+"""Random JSON, nested lists and objects, huge numbers: what an imported record's deal may hold."""
+
+
+@settings(max_examples=60, deadline=None)
+@given(JSON_VALUES)
 def test_any_json_deal_is_taken_or_refused_clearly(deal: object) -> None:
     try:
         state = GAME.new(2, deal=deal)
@@ -583,3 +585,12 @@ def test_a_single_legal_move_is_forced() -> None:
     assert [GAME.format_move(state, m) for m in moves] == ["Xr0@-1,1"]
     assert GAME.forced_move(state) == moves[0]
     assert GAME.forced_move(GAME.new(2)) is None
+
+
+def test_running_out_of_time_forfeits() -> None:
+    state, _ = play(GAME.new(2), "Ir0@0,0")
+    state, events = GAME.on_timeout(state)
+    outcome = GAME.outcome(state)
+    assert outcome is not None and outcome.winners == (0,) and outcome.forfeited == {1}
+    assert (outcome.reason, outcome.reason_seat) == ("timeout", 1)
+    assert events[0].kind == EventKind.TIMEOUT and said(events)[0] == "ran out of time"

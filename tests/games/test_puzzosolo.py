@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import random
 import time
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -24,9 +23,9 @@ from games.puzzosolo.rules import first_solution, format_place, hint_place, lega
 from games.puzzosolo.state import GIVE_UP, UNDO, SoloStatus, hint, placing
 from games.puzzosolo.state import Options as SoloOptions
 from games.puzzosolo.state import State as SoloState
+from tests.games.test_puzzominos import FIXTURES, JSON_VALUES
 
 NAMES = ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay")
-FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
 SOLUTION_6X10 = first_solution(get_target("6x10"))
 
@@ -350,13 +349,7 @@ def test_views_hide_nothing_and_determinize_gives_the_view_back() -> None:
 
 
 @settings(max_examples=40, deadline=None)
-@given(
-    st.recursive(
-        st.none() | st.booleans() | st.integers(-(10**30), 10**30) | st.text(max_size=5),
-        lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=3), inner, max_size=3),
-        max_leaves=8,
-    )
-)
+@given(JSON_VALUES)
 def test_any_json_deal_is_refused_clearly(deal: object) -> None:
     try:
         GAME.new(1, deal=deal)
@@ -377,3 +370,23 @@ def test_records_made_before_the_split_replay_the_same(name: str, file: str) -> 
     assert [list(GAME.scores(state)) for state in replayed.states] == expected["scores"]
     if "solution" in expected:
         assert [format_place(place) for place in replayed.final.solution] == expected["solution"]
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(["6x10", "T", "10x12", "cross"]), st.integers(0, 10_000))
+def test_legality_is_the_legal_list_plus_its_hints(name: str, seed: int) -> None:
+    """``is_legal`` (checked directly, without the list) agrees with ``legal_moves``; a hint is
+    legal exactly when its placement is."""
+    rng = random.Random(seed)
+    state = GAME.new(1, SoloOptions(name))
+    others = [move for move in GAME.legal_moves(state) if move.places]
+    for _ in range(rng.randrange(8)):
+        places = [move for move in GAME.legal_moves(state) if move.places]
+        if not places:
+            break
+        state, _ = GAME.apply(state, rng.choice(places))
+    legal = set(GAME.legal_moves(state))
+    for move in [*rng.sample(others, 200), UNDO, GIVE_UP, *legal]:
+        assert GAME.is_legal(state, move) == (move in legal)
+        if move.places:
+            assert GAME.is_legal(state, hint(move.place)) == (move in legal)
