@@ -13,9 +13,11 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
+from games.core import outcome_phrase
+from games.geronimos import GAME
 from games.geronimos.cards import LEADER, SIDES, laid
 from games.geronimos.hexgrid import Cell, format_cell, neighbours
-from games.geronimos.rules import frontier, siege
+from games.geronimos.rules import frontier, legal_moves, siege
 from games.geronimos.state import SEAT_NAMES, Piece, State
 from rendering.common import BOARD_WIDTH, RGB, THEME, ScoreLine, font, score_strip, stack_vertically
 
@@ -252,8 +254,9 @@ def draw_table(view: State, layout: Layout, image_size: tuple[int, int]) -> Imag
 
 def strip_title(view: State) -> str:
     """Whose turn and the card to play, or the result."""
-    if view.finished:
-        return f"Game over: {view.reason}"[:70]
+    outcome = GAME.outcome(view)
+    if outcome is not None:
+        return f"Game over: {outcome_phrase(GAME, outcome, SEAT_NAMES)}"[:70]
     who = SEAT_NAMES[view.turn]
     card = "a Leader (L)" if view.drawn == LEADER else view.drawn
     title = f"{who} to play {card}"
@@ -302,7 +305,7 @@ HAND_CELL_H = 150
 def rotation_fits(view: State) -> dict[str, list[str]]:
     """The legal cells (``q,r``, ``^`` for a stack) of each rotation of the drawn card."""
     fits: dict[str, list[str]] = {}
-    for move in view.legal:
+    for move in legal_moves(view):
         if move.cell is not None:
             fits.setdefault(move.laid, []).append(format_cell(move.cell) + ("^" if move.stack else ""))
     return fits

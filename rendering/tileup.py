@@ -26,7 +26,7 @@ from games.tileup.data import (
     card_shape,
     parse_square,
 )
-from games.tileup.state import TileUpState
+from games.tileup.state import State as TileUpState
 from rendering.common import (
     BOARD_WIDTH,
     RGB,

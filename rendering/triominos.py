@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from PIL import Image, ImageDraw
 
 from games.triominos.grid import Cell, Corner, corners
-from games.triominos.state import HIDDEN, PLACE, State
+from games.triominos.rules import legal_moves
+from games.triominos.state import HIDDEN, MoveKind, State
 from games.triominos.tiles import ROTATIONS
 from rendering.common import BOARD_WIDTH, RGB, THEME, ScoreLine, font, score_strip, stack_vertically
 
@@ -275,8 +276,8 @@ def fit_counts(view: State, seat: int) -> dict[str, int]:
     counts: dict[str, int] = {}
     if view.finished or view.turn != seat or view.opening:
         return counts
-    for move in view.legal:
-        if move.kind == PLACE:
+    for move in legal_moves(view):
+        if move.kind == MoveKind.PLACE:
             tile = next(t for t in view.hands[seat] if move.laid in ROTATIONS[t])
             counts[tile] = counts.get(tile, 0) + 1
     return counts
@@ -293,8 +294,8 @@ def hand_header(view: State, seat: int, players: Sequence[str]) -> str:
         return f"{name}: open the round at 0,0 (see /triominos play)"
     if view.drawn:
         return f"{name}: play the tile you drew, {view.drawn}"
-    if view.stuck or (view.legal and view.legal[0].kind != PLACE):
-        word = view.legal[0].kind if view.legal else "pass"
+    if view.stuck or (legal_moves(view) and legal_moves(view)[0].kind != MoveKind.PLACE):
+        word = legal_moves(view)[0].kind if legal_moves(view) else "pass"
         return f"{name}: nothing fits, {word}"
     return f"{name}: your turn"
 

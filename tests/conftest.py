@@ -15,6 +15,17 @@ from bot.settings import Settings
 from bot.storage import Storage
 
 TEST_EXTENSIONS = ("cogs.lobby", "cogs.standings", "tests.support.tinycog")
+SETTLE_SECONDS = 60.0
+"""How long SimCord waits for the bot to finish its work after each step. Its default, five
+seconds, is too short on a loaded two-core machine (a whole replay is drawn in one step); a
+real hang still fails, after a minute."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Give every SimCord test the longer settle time, unless it sets its own."""
+    for item in items:
+        if "simcord_env" in getattr(item, "fixturenames", ()) and item.get_closest_marker("simcord") is None:
+            item.add_marker(pytest.mark.simcord(settle_timeout=SETTLE_SECONDS))
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:

@@ -8,9 +8,10 @@ from dataclasses import replace
 import pytest
 
 from games.ai import greedy_states
-from games.tileup import GAME, TileUpState
+from games.tileup import GAME
 from games.tileup.data import SIZE, SQUARES, parse_square
-from games.tileup.rules import _set_hand
+from games.tileup.rules import set_hand as _set_hand
+from games.tileup.state import State as TileUpState
 from rendering.common import BOARD_WIDTH, THEME
 from rendering.tileup import (
     GEOMETRY,
