@@ -17,6 +17,8 @@ from typing import Any
 
 from bot import errors
 from bot.clock import TurnClock, reminder_time
+from bot.ratings import rating_update
+from bot.shards import Shards
 from bot.storage import (
     ActiveGameExists,
     Clock,
@@ -24,6 +26,7 @@ from bot.storage import (
     GameRow,
     ResultRow,
     SeatRow,
+    StaleMove,
     Storage,
 )
 from games import ai, records, registry
@@ -146,8 +149,11 @@ class SessionService:
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
         default_turn_seconds: int = 24 * 3600,
         seed_source: Callable[[], int] | None = None,
+        shards: Shards | None = None,
     ) -> None:
         self.storage = storage
+        self.shards = shards
+        """The shards whose games this service drives (None: every game in the database)."""
         self.now = now
         self.default_turn_seconds = default_turn_seconds
         self._seed_source = seed_source or (lambda: secrets.randbits(62))
@@ -246,6 +252,7 @@ class SessionService:
                 turn_seconds=seconds,
                 now=self.now(),
                 table_key=table_key,
+                variant=game.variant(parsed),
             )
         except ActiveGameExists:
             raise errors.GameExists(f"This channel already has a {game.title} game.") from None
@@ -446,6 +453,10 @@ class SessionService:
                 now=self.now(),
                 finish=finish,
             )
+        except StaleMove:
+            session.state, session.record, session.row = old
+            await self._reload(session)
+            raise errors.StaleAction("The game has moved on since then; look at the latest board.") from None
         except BaseException:
             session.state, session.record, session.row = old
             raise
@@ -472,10 +483,12 @@ class SessionService:
                 and not outcome.is_draw
                 and seat.seat not in outcome.forfeited,
                 draw=outcome.is_draw and outcome.ranks[seat.seat] == 1,
+                helped=seat.seat in outcome.helped,
             )
             for seat in session.seats
         ]
-        return Finish(outcome.to_dict(), results)
+        rated = rating_update(session.game.name, session.row.guild_id, results)
+        return Finish(outcome.to_dict(), results, rated)
 
     def _snapshot(self, session: Session) -> dict[str, Any]:
         return {"ply": session.ply, "scores": list(session.scores()), "to_act": session.to_act()}
@@ -571,7 +584,7 @@ class SessionService:
     async def restore(self) -> list[Session]:
         """Load every lobby and running game back (after a restart) and re-arm their clocks."""
         restored = []
-        for row in await self.storage.active_games():
+        for row in await self.storage.active_games(self.shards):
             try:
                 session = await self._load(row)
             except GameError:
@@ -584,6 +597,22 @@ class SessionService:
         for session in restored:
             self.continue_game(session)
         return restored
+
+    async def _reload(self, session: Session) -> None:
+        """Bring ``session`` back in line with the database after another process moved its
+        game on (the same object, so whoever holds it sees the stored game)."""
+        row = await self.storage.game(session.id)
+        if row is None:
+            return
+        fresh = await self._load(row)
+        session.row, session.seats = fresh.row, fresh.seats
+        session.state, session.record = fresh.state, fresh.record
+        session.last_events, session.last_move, session._ranked = fresh.last_events, fresh.last_move, None
+        if row.status == "playing":
+            self._set_clock(session, Clock(row.deadline, row.reminder_at))
+        else:
+            self.clock.disarm(session.id)
+            self._sessions.pop(session.id, None)
 
     async def _load(self, row: GameRow) -> Session:
         game = registry.get(row.game)

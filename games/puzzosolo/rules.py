@@ -159,13 +159,15 @@ def resign(state: State) -> tuple[State, Events]:
 
 
 def outcome(state: State) -> Outcome | None:
-    """Solved (with or without hints) or given up; the score is the pieces placed without a hint."""
+    """Solved (with or without hints: a solve with hints is *helped*, counted apart) or given up;
+    the score is the pieces placed without a hint."""
     if state.status is SoloStatus.PLAYING:
         return None
     if state.status is SoloStatus.GAVE_UP:
         return Outcome((0,), (1,), "gave_up", frozenset({0}), 0)
-    reason = "solved_with_hints" if state.hints else "solved"
-    return Outcome((state.own_pieces,), (1,), reason, frozenset(), 0)
+    if state.hints:
+        return Outcome((state.own_pieces,), (1,), "solved_with_hints", frozenset(), 0, helped=frozenset({0}))
+    return Outcome((state.own_pieces,), (1,), "solved", frozenset(), 0)
 
 
 def format_place(where: Place) -> str:

@@ -1,10 +1,10 @@
-"""The session service on a temporary database, with the test-only Tiny Tiles game."""
+"""The session service on a temporary database (SQLite and PostgreSQL), with the test-only Tiny
+Tiles game."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
@@ -21,8 +21,8 @@ CHANNEL = 500
 
 
 @pytest.fixture
-async def service(tmp_path: Path) -> AsyncIterator[tuple[SessionService, FakeTime, list[Update]]]:
-    storage = await Storage.open(tmp_path / "t.db")
+async def service(database_url: str) -> AsyncIterator[tuple[SessionService, FakeTime, list[Update]]]:
+    storage = await Storage.open(database_url)
     time = FakeTime()
     seeds = iter(range(100, 200))
     svc = SessionService(
@@ -172,8 +172,8 @@ async def test_computers_play_to_the_end(service: tuple[SessionService, FakeTime
     assert session is not None
 
 
-async def test_restore_replays_every_game(tmp_path: Path) -> None:
-    storage = await Storage.open(tmp_path / "r.db")
+async def test_restore_replays_every_game(database_url: str) -> None:
+    storage = await Storage.open(database_url)
     time = FakeTime()
     svc = SessionService(storage, now=time.now, sleep=time.sleep, seed_source=lambda: 42)
     game_id = await started(svc)

@@ -490,7 +490,7 @@ def migrated_options(options: dict[str, object]) -> dict[str, object]:
     """``options`` of a Puzz-Ominos game stored before the coin flip, after the migrations."""
     db = sqlite3.connect(":memory:")
     scripts = sorted(MIGRATIONS.glob("*.sql"))
-    ours = MIGRATIONS / "0006_puzzominos_first.sql"
+    ours = MIGRATIONS / "0007_puzzominos_first.sql"
     for script in scripts[: scripts.index(ours)]:
         db.executescript(script.read_text(encoding="utf-8"))
     row = "INSERT INTO games (game, channel_id, host_id, status, options, seed, created_at, updated_at) "

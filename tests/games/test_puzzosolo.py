@@ -296,6 +296,7 @@ def test_a_solve_without_hints_and_one_with_hints_end_apart() -> None:
     assert clean_outcome is not None and hinted_outcome is not None
     assert (clean_outcome.reason, clean_outcome.scores) == ("solved", (12,))
     assert (hinted_outcome.reason, hinted_outcome.scores) == ("solved_with_hints", (11,))
+    assert hinted_outcome.helped == {0} and not clean_outcome.helped
     assert said(events)[-1] == "solved 5x12 with 1 hint!"
     gave_up, _ = GAME.resign(position("5x12", moves[:3]), 0)
     assert GAME.outcome(gave_up) == Outcome((0,), (1,), "gave_up", frozenset({0}), 0)
