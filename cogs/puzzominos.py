@@ -21,11 +21,12 @@ from discord import app_commands
 from bot import errors, ui
 from bot.sessions import Session
 from cogs.base import GameCog, MoveTransformer, refusals
-from games.puzzominos import solo, solver
-from games.puzzominos.game import SECOND_PIECE_CHOICES
-from games.puzzominos.notation import Place
-from games.puzzominos.solo import SoloState
+from games import puzzosolo as solo
+from games.puzzominos import solver
+from games.puzzominos.board import Place
+from games.puzzominos.state import SECOND_PIECE_CHOICES
 from games.puzzominos.targets import TARGETS
+from games.puzzosolo.state import State as SoloState
 
 if TYPE_CHECKING:
     from bot.client import TilehostBot
@@ -201,13 +202,13 @@ class PuzzOminosCog(
                 await interaction.response.defer(thinking=True)
                 place = await self._slow_hint(state)
                 assert interaction.channel_id is not None
-                text = solo.format_move(solo.Hint(place))
+                text = solo.format_move(solo.hint(place))
                 update = await self.service.play(interaction.channel_id, SOLO, interaction.user.id, text)
                 await self.reply_update(interaction, update)
                 return
             if place is None:
                 raise errors.SessionError(CANNOT_COMPLETE)
-            await self.act(interaction, solo.format_move(solo.Hint(place)))
+            await self.act(interaction, solo.format_move(solo.hint(place)))
 
     async def _slow_hint(self, state: SoloState) -> Place:
         try:

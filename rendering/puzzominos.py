@@ -1,6 +1,6 @@
 """Puzz-Ominos (two players): the table around the played area and a player's unplayed pieces.
 
-Red (seat 0) is drawn in Okabe-Ito vermillion and Blue in Okabe-Ito blue; every piece has its
+Red (whoever starts) is drawn in Okabe-Ito vermillion and Blue in Okabe-Ito blue; every piece has its
 own dark outline and its letter, so pieces stay distinct without relying on colour. The last
 turn's pieces are tinted lighter and outlined in the highlight colour. The table grows in steps
 of :data:`STEP` columns and rows (so its image keeps its size between moves); its grid and axis
@@ -17,10 +17,13 @@ from typing import Any, Protocol
 
 from PIL import Image, ImageDraw
 
+from games.core import outcome_phrase
+from games.puzzominos import GAME
 from games.puzzominos.board import bounds_of
-from games.puzzominos.game import SEAT_NAMES
 from games.puzzominos.pieces import FREE_TURN_PIECES, Cell, base_cells
+from games.puzzominos.state import COLOUR_NAMES as SEAT_NAMES
 from rendering.base import Drawn
+from rendering.charts import score_chart
 from rendering.common import (
     BOLD,
     CONDENSED,
@@ -200,7 +203,7 @@ def label_cell(cells: Sequence[Cell]) -> Cell:
 
 def _draw_piece(draw: ImageDraw.ImageDraw, layout: Layout, placement: Any, last: bool) -> None:
     cells = placement.cells
-    colour = SEAT_COLOURS[placement.seat]
+    colour = SEAT_COLOURS[placement.colour]
     fill = tint(colour, 0.45) if last else colour
     for cell in cells:
         x0, y0, x1, y1 = layout.cell_box(cell)
@@ -232,20 +235,23 @@ def board_image(state: Any, layout: Layout) -> Image.Image:
 def _strip(state: Any, players: Sequence[str], width: int) -> Image.Image:
     lines = [
         ScoreLine(
-            player_name(players, seat, SEAT_NAMES[seat]),
+            player_name(players, seat, SEAT_NAMES[state.colour(seat)]),
             state.scores[seat],
             f"{len(state.left(seat))} left",
-            SEAT_NAMES[seat],
+            SEAT_NAMES[state.colour(seat)],
         )
         for seat in (0, 1)
     ]
-    if state.to_act is None:
-        title = f"Puzz-Ominos · game over: {state.end_reason}"
+    outcome = GAME.outcome(state)
+    to_act = SEAT_NAMES[state.colour(state.to_act or 0)]
+    if outcome is not None:
+        title = f"Puzz-Ominos · game over: {outcome_phrase(GAME, outcome, players)}"
     elif state.second_piece:
-        title = f"Puzz-Ominos · turn {state.turn} · {SEAT_NAMES[state.to_act]}: Free Turn, second piece"
+        title = f"Puzz-Ominos · turn {state.turn} · {to_act}: Free Turn, second piece"
     else:
-        title = f"Puzz-Ominos · turn {state.turn} · {SEAT_NAMES[state.to_act]} to play"
-    return score_strip(width, lines, state.to_act, title=title, theme=STRIP_THEME)
+        title = f"Puzz-Ominos · turn {state.turn} · {to_act} to play"
+    theme = replace(STRIP_THEME, players=tuple(SEAT_COLOURS[state.colour(s)] for s in (0, 1)))
+    return score_strip(width, lines, state.to_act, title=title, theme=theme)
 
 
 def render_board(view: Any, players: Sequence[str]) -> Image.Image:
@@ -308,18 +314,26 @@ def hand_image(title: str, pieces: Sequence[tuple[str, str, str, RGB]], empty: s
 def render_hand(view: Any, seat: int, players: Sequence[str]) -> Image.Image:
     """``seat``'s unplayed pieces in orientation ``r0``, each with its name."""
     pieces = view.left(seat)
-    colour = SEAT_COLOURS[seat]
-    who = player_name(players, seat, SEAT_NAMES[seat])
-    title = f"{who} ({SEAT_NAMES[seat]}) · {len(pieces)} pieces left (shown in r0)"
+    colour = SEAT_COLOURS[view.colour(seat)]
+    tag = SEAT_NAMES[view.colour(seat)]
+    title = f"{player_name(players, seat, tag)} ({tag}) · {len(pieces)} pieces left (shown in r0)"
     shown = [(piece, piece, "Free Turn" if piece in FREE_TURN_PIECES else "", colour) for piece in pieces]
     return hand_image(title, shown, "All pieces played.")
 
 
 class PuzzominosRenderer(Drawn):
-    """The Puzz-Ominos table and hands; Red (seat 0) is vermillion, charts too."""
+    """The Puzz-Ominos table and hands; Red (whoever the coin made start) is vermillion, in the
+    charts too."""
 
     def colour(self, seat: int) -> RGB:
         return SEAT_COLOURS[seat % 2]
+
+    def chart(
+        self, views: Sequence[Any], scores: Sequence[Sequence[int]], players: Sequence[str], title: str
+    ) -> Image.Image:
+        """The score chart, each player in the colour they played."""
+        colours = [SEAT_COLOURS[views[-1].colour(seat)] for seat in range(len(players))]
+        return score_chart(scores, players, colours, title)
 
 
 RENDERER = PuzzominosRenderer("puzzominos", render_board, render_hand)

@@ -17,8 +17,8 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from games.puzzominos.board import Place
 from games.puzzominos.pieces import PENTOMINOES
-from games.puzzominos.solo import cells_of
 from games.puzzominos.targets import COLUMNS
 from rendering.base import Drawn
 from rendering.charts import Series, line_chart
@@ -103,8 +103,8 @@ def base_layer(layout: Layout, squares: frozenset[tuple[int, int]]) -> Image.Ima
     return image
 
 
-def _piece(draw: ImageDraw.ImageDraw, layout: Layout, place: Any, *, ghost: bool, hinted: bool) -> None:
-    cells = cells_of(place)
+def _piece(draw: ImageDraw.ImageDraw, layout: Layout, place: Place, *, ghost: bool, hinted: bool) -> None:
+    cells = place.cells
     colour = PIECE_COLOURS[place.piece]
     fill = tint(colour, 0.7) if ghost else colour
     for cell in cells:
@@ -134,7 +134,7 @@ def board_image(state: Any, layout: Layout) -> Image.Image:
     for place in state.solution[len(own) :]:
         _piece(draw, layout, place, ghost=True, hinted=False)
     if state.placed and state.status != "gave up":
-        outline(draw, layout, cells_of(state.placed[-1].place), THEME.highlight, max(4, layout.cell // 7))
+        outline(draw, layout, state.placed[-1].place.cells, THEME.highlight, max(3, layout.cell // 7))
     return image
 
 

@@ -10,8 +10,8 @@ import pytest
 
 import cogs.puzzominos
 from bot.client import TilehostBot
-from games.puzzominos.solo import first_solution, format_place
 from games.puzzominos.targets import get_target
+from games.puzzosolo.rules import first_solution, format_place
 from tests.e2e.helpers import game_state, rows, seat_names, shown, table_counts
 
 EXTENSIONS = ("cogs.lobby", "cogs.standings", "cogs.puzzominos")
@@ -91,7 +91,7 @@ async def test_autocomplete_filters_and_hint_in_a_duel(world: Any, db_path: str)
     await people["bob"].slash(channel, "puzzominos join")
     await people["alice"].slash(channel, "puzzominos start")
     game_id = game_id_of(db_path, "puzzominos")
-    member = people[seat_names(db_path, game_id)[0]]
+    member = people[seat_names(db_path, game_id)[game_state(db_path, game_id)[2] or 0]]
     choices = await member.autocomplete(channel, "puzzominos play", "move", "x r0")
     assert choices and all(choice["value"].startswith("Xr0@") for choice in choices)
     hint = shown(await member.slash(channel, "puzzominos hint"))
@@ -123,8 +123,10 @@ async def test_bad_input_is_refused_privately_and_stores_nothing(world: Any, db_
     await people["bob"].slash(channel, "puzzominos join")
     await people["alice"].slash(channel, "puzzominos start")
     game_id = game_id_of(db_path, "puzzominos")
-    red = people[seat_names(db_path, game_id)[0]]
-    blue = people[seat_names(db_path, game_id)[1]]
+    first = game_state(db_path, game_id)[2]  # the coin flip's Red
+    assert first is not None
+    red = people[seat_names(db_path, game_id)[first]]
+    blue = people[seat_names(db_path, game_id)[1 - first]]
     before = table_counts(db_path)
     attempts = [
         (red, "puzzominos play", {"move": "L to the left"}, "`L to the left` is not a move"),

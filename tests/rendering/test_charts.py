@@ -7,8 +7,8 @@ import io
 from PIL import Image
 
 from games import registry
-from games.puzzominos.solo import first_solution, format_place
 from games.puzzominos.targets import get_target
+from games.puzzosolo.rules import first_solution, format_place
 from games.records import new_record
 from rendering import charts
 from rendering.common import WIDTH, font_path
@@ -35,12 +35,18 @@ def test_charts_use_the_bundled_font() -> None:
 
 
 def test_puzzominos_chart_draws_red_and_blue_in_their_board_colours() -> None:
-    scores = [(0, 0), (5, 0), (5, 6), (11, 6)]
-    image = renderer("puzzominos").chart([None] * 4, scores, ["Ann (red)", "Ben (blue)"], "scores")
-    assert image.size == (WIDTH, charts.CHART_HEIGHT)
-    assert renderer("puzzominos").colour(0) == SEAT_COLOURS[0] == (213, 94, 0)  # Red is vermillion
-    red, blue = (colour_count(image, colour) for colour in SEAT_COLOURS)
-    assert red > 200 and blue > 200
+    """Each player's line has the colour they played (the coin decides which seat is Red)."""
+    game = registry.get("puzzominos")
+    scores = [(0, 0), (5, 0), (5, 6), (11, 6), (12, 30)]
+    assert SEAT_COLOURS[0] == (213, 94, 0)  # Red is vermillion
+    for red_seat in (0, 1):
+        view = next(
+            state for seed in range(40) if (state := game.new(2, seed=seed)).red == red_seat
+        )
+        image = renderer("puzzominos").chart([view] * 5, scores, ["Ann", "Ben"], "scores")
+        assert image.size == (WIDTH, charts.CHART_HEIGHT)
+        low, high = (colour_count(image, SEAT_COLOURS[view.colour(seat)]) for seat in (0, 1))
+        assert low > 200 and high > low, "Ben's longer line is in the colour Ben played"
 
 
 def test_long_names_keep_their_start_in_the_legend() -> None:

@@ -15,8 +15,9 @@ from PIL import Image
 
 from games import registry
 from games.ai import greedy_states
-from games.puzzominos.solo import first_solution, format_place, position
 from games.puzzominos.targets import get_target
+from games.puzzosolo.game import position
+from games.puzzosolo.rules import first_solution, format_place
 from rendering import geominos, geronimos, triominos
 from rendering.base import Renderer
 from rendering.common import MIN_PHONE_PIP, MIN_PHONE_TEXT, PHONE_WIDTH, WIDTH, phone_px, recording_text

@@ -6,7 +6,7 @@ import pytest
 
 from games.ai import GreedyPlayer
 from games.puzzominos import GAME
-from games.puzzominos.game import PuzzState
+from games.puzzominos.state import State as PuzzState
 from rendering.common import BOLD, CONDENSED, TEXT, WIDTH, px, text_width
 from rendering.puzzominos import (
     HAND_CELL,
@@ -91,10 +91,10 @@ def test_last_turn_is_highlighted(state: PuzzState) -> None:
             return (pixel[0], pixel[1], pixel[2])
         raise AssertionError
 
-    assert inner_pixel(older.cells) == SEAT_COLOURS[older.seat]
+    assert inner_pixel(older.cells) == SEAT_COLOURS[older.colour]
     highlighted = inner_pixel(last.cells)
-    assert highlighted != SEAT_COLOURS[last.seat]
-    assert sum(highlighted) > sum(SEAT_COLOURS[last.seat])  # tinted lighter
+    assert highlighted != SEAT_COLOURS[last.colour]
+    assert sum(highlighted) > sum(SEAT_COLOURS[last.colour])  # tinted lighter
 
 
 def test_hand_shows_pieces_in_r0(state: PuzzState) -> None:
@@ -110,3 +110,13 @@ def test_golden_board(state: PuzzState) -> None:
 
 def test_golden_hand(state: PuzzState) -> None:
     check_golden(render_hand(state, 0, PLAYERS), "puzzominos-hand")
+
+
+def test_colours_follow_the_coin_flip() -> None:
+    """When the coin flip makes the second seat Red, its pieces and hand are drawn in red."""
+    state = GAME.new(2, deal=[1])
+    state, _ = GAME.apply(state, GAME.parse_move(state, "Ir0@0,0"))
+    assert state.placements[0].seat == 1 and SEAT_COLOURS[state.placements[0].colour] == SEAT_COLOURS[0]
+    image = render_hand(state, 0, PLAYERS)
+    x0, y0, x1, _ = hand_slot(0)  # F: its middle square
+    assert image.getpixel(((x0 + x1) // 2, y0 + 6 + 2 * HAND_CELL + HAND_CELL // 2)) == SEAT_COLOURS[1]

@@ -5,7 +5,10 @@ from __future__ import annotations
 import pytest
 from PIL import Image
 
-from games.puzzominos.solo import GAME, GIVE_UP, SoloState, cells_of, position
+from games.puzzosolo import GAME
+from games.puzzosolo.game import position
+from games.puzzosolo.state import GIVE_UP
+from games.puzzosolo.state import State as SoloState
 from rendering.common import THEME, WIDTH
 from rendering.puzzosolo import (
     HOLE,
@@ -74,7 +77,7 @@ def test_give_up_shows_the_rest_pale(state: SoloState) -> None:
     layout = layout_for(6, 10)
     image = board_image(gave_up, layout)
     ghost = gave_up.solution[-1]
-    shade = pixel(image, layout, cells_of(ghost)[0])
+    shade = pixel(image, layout, ghost.cells[0])
     colour = PIECE_COLOURS[ghost.piece]
     assert shade != colour and sum(shade) > sum(colour)
 
