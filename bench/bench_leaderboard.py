@@ -2,7 +2,7 @@
 
 Run: ``.venv/bin/python bench/bench_leaderboard.py [--results N]``. Prints the median time of
 each query (aim: under 20 ms each), measured through :class:`bot.storage.Storage` as the bot
-calls it.
+calls it. The data is written straight into the SQLite file (storage has no bulk loaders).
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import random
+import sqlite3
 import statistics
 import sys
 import tempfile
@@ -29,8 +30,9 @@ SEATS_PER_GAME = 2
 REPEATS = 25
 
 
-async def fill(storage: Storage, results: int) -> tuple[int, int]:
-    """Insert ``results`` results (two seats a game) with their games and ratings."""
+def fill(path: Path, results: int) -> tuple[int, int]:
+    """Insert ``results`` results (two seats a game) with their games and ratings into the
+    database file at ``path`` (already migrated)."""
     rng = random.Random(7)
     games, rows = [], []
     ratings: dict[tuple[int, str, int], tuple[float, float]] = {}
@@ -44,11 +46,25 @@ async def fill(storage: Storage, results: int) -> tuple[int, int]:
             rows.append((game_id, seat, user, game, guild, 1 if won else 2, rng.randint(0, 400), won, at))
             for scope in (0, guild):
                 ratings[(scope, game, user)] = (25 + rng.gauss(0, 5), rng.uniform(1, 8))
-    await storage.import_games(games)
-    await storage.import_results(rows)
-    await storage.import_ratings(
-        [(scope, game, user, mu, sigma) for (scope, game, user), (mu, sigma) in ratings.items()]
-    )
+    with sqlite3.connect(path) as db:
+        db.executemany(
+            "INSERT INTO games (id, game, guild_id, channel_id, host_id, status, options, seed, created_at, "
+            "updated_at, finished_at) VALUES (?, ?, ?, ?, 0, 'finished', '{}', 0, ?, ?, ?)",
+            [(gid, game, guild, channel, at, at, at) for gid, game, guild, channel, at in games],
+        )
+        db.executemany(
+            "INSERT INTO results (game_id, seat, user_id, game, guild_id, rank, score, won, finished_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            rows,
+        )
+        db.executemany(
+            "INSERT INTO ratings (scope_id, game, user_id, mu, sigma, display, rated_games, updated_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, 1, 0)",
+            [
+                (scope, game, user, mu, sigma, mu - 3 * sigma)
+                for (scope, game, user), (mu, sigma) in ratings.items()
+            ],
+        )
     return rows[0][2], rows[0][4]
 
 
@@ -64,10 +80,11 @@ async def median_ms(call: Callable[[], Awaitable[Any]]) -> float:
 
 async def main(results: int) -> None:
     with tempfile.TemporaryDirectory() as folder:
-        storage = await Storage.open(Path(folder) / "bench.db")
+        path = Path(folder) / "bench.db"
+        storage = await Storage.open(path)
         try:
             start = time.perf_counter()
-            user, guild = await fill(storage, results)
+            user, guild = fill(path, results)
             print(f"inserted {results} results in {time.perf_counter() - start:.1f} s")
             queries: dict[str, Callable[[], Awaitable[Any]]] = {}
             for sort in ("rating", "wins", "games"):

@@ -1,5 +1,6 @@
-"""Puzz-Ominos benchmark: median render time of a late-game board and of ``legal_moves``, for
-the duel and for solitaire (plus the time of a solitaire hint).
+"""Puzz-Ominos benchmark: median render time of a late-game board, of computing the legal moves
+(the hook, not the protocol's per-state cache), of ``apply`` and of ranking every move, for the
+duel and for solitaire (plus the time of a solitaire hint).
 
 Run: ``.venv/bin/python bench/bench_puzzominos.py`` (targets: render < 50 ms, moves < 20 ms).
 """
@@ -12,16 +13,20 @@ import time
 from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games.ai import GreedyPlayer
+from games.core import Game
 from games.puzzominos import GAME
-from games.puzzominos.game import PuzzState
-from games.puzzominos.notation import Move
-from games.puzzominos.solo import GAME as SOLO
-from games.puzzominos.solo import SoloState, first_solution, format_place, hint_place, position
+from games.puzzominos.state import Move
+from games.puzzominos.state import State as PuzzState
 from games.puzzominos.targets import get_target
+from games.puzzosolo import GAME as SOLO
+from games.puzzosolo.game import position
+from games.puzzosolo.rules import first_solution, format_place, hint_place
+from games.puzzosolo.state import State as SoloState
 from rendering import puzzosolo
 from rendering.common import to_png
 from rendering.puzzominos import render_board
@@ -62,11 +67,13 @@ def main() -> None:
         state = late_game(seed, plies)
         moves = GAME.legal_moves(state)
         render = median_ms(partial(render_png, state), 30)
-        legal = median_ms(partial(GAME.legal_moves, state), 50)
+        legal = median_ms(partial(GAME._legal_moves, state), 50)
         gains = median_ms(partial(all_gains, state, moves), 10)
+        apply = median_ms(partial(apply_all, GAME, state, moves[:100]), 5) / len(moves[:100])
         print(
             f"seed {seed}, {len(state.placements)} pieces down: render+png {render:.1f} ms, "
-            f"legal_moves {legal:.1f} ms ({len(moves)} moves), move_gain of all {gains:.1f} ms"
+            f"legal moves {legal:.1f} ms ({len(moves)} moves), apply {apply * 1000:.0f} µs, "
+            f"move_gain of all {gains:.1f} ms"
         )
 
     for name, pieces in (("6x10", 4), ("10x12", 8)):
@@ -74,12 +81,21 @@ def main() -> None:
         board = position(name, [format_place(place) for place in solution[:pieces]])
         moves = SOLO.legal_moves(board)
         render = median_ms(partial(solo_png, board), 30)
-        legal = median_ms(partial(SOLO.legal_moves, board), 50)
+        legal = median_ms(partial(SOLO._legal_moves, board), 50)
+        apply = median_ms(partial(apply_all, SOLO, board, moves[:200]), 5) / len(moves[:200])
+        ranked = median_ms(partial(SOLO.rank_moves, board, moves), 5)
         hint = median_ms(partial(hint_place, board), 5)
         print(
             f"solitaire {name}, {pieces} pieces down: render+png {render:.1f} ms, "
-            f"legal_moves {legal:.1f} ms ({len(moves)} moves), hint {hint:.1f} ms"
+            f"legal moves {legal:.1f} ms ({len(moves)} moves), apply {apply * 1000:.0f} µs, "
+            f"rank_moves {ranked:.1f} ms, hint {hint:.1f} ms"
         )
+
+
+def apply_all(game: Game[Any, Any], state: object, moves: Sequence[object]) -> None:
+    """``apply`` every move to ``state``."""
+    for move in moves:
+        game.apply(state, move)
 
 
 def solo_png(state: SoloState) -> bytes:

@@ -19,7 +19,7 @@ from typing import TypeVar
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games.puzzominos import solver
-from games.puzzominos.notation import Place
+from games.puzzominos.board import Place
 from games.puzzominos.targets import TARGETS, Target
 
 T = TypeVar("T")

@@ -14,9 +14,11 @@ sys.path.insert(0, str(ROOT))
 
 from games.ai import greedy_states  # noqa: E402
 from games.puzzominos import GAME  # noqa: E402
-from games.puzzominos.solo import GAME as SOLO  # noqa: E402
-from games.puzzominos.solo import Hint, first_solution, format_place, position  # noqa: E402
 from games.puzzominos.targets import get_target  # noqa: E402
+from games.puzzosolo import GAME as SOLO  # noqa: E402
+from games.puzzosolo import hint  # noqa: E402
+from games.puzzosolo.game import position  # noqa: E402
+from games.puzzosolo.rules import first_solution, format_place  # noqa: E402
 from rendering import puzzosolo  # noqa: E402
 from rendering.puzzominos import render_board  # noqa: E402
 
@@ -40,9 +42,9 @@ def solo_image() -> None:
     """Six pieces of the solver's first 6x10 solution, the sixth placed on a hint."""
     solution = first_solution(get_target("6x10"))
     state = position("6x10", [format_place(place) for place in solution[:5]])
-    state, _ = SOLO.apply(state, Hint(solution[5]))
+    state, _ = SOLO.apply(state, hint(solution[5]))
     puzzosolo.render_board(state, ["Jamie"]).save(SOLO_OUTPUT)
-    print(f"wrote {SOLO_OUTPUT.relative_to(ROOT)}: {SOLO.describe(state)}")
+    print(f"wrote {SOLO_OUTPUT.relative_to(ROOT)}: {SOLO.describe(state, ['Jamie'])}")
 
 
 if __name__ == "__main__":

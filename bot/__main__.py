@@ -1,4 +1,6 @@
-"""Entry point: ``python -m bot`` runs Tilehost with the settings from the environment."""
+"""Entry point: ``python -m bot`` runs Tilehost with the settings from the environment;
+``python -m bot migrate-db --from SOURCE --to TARGET`` copies its database (see
+:mod:`bot.migrate`)."""
 
 from __future__ import annotations
 
@@ -10,6 +12,10 @@ from bot.settings import ConfigError, load_settings
 
 def main() -> int:
     """Run the bot until it is stopped; exit code 2 on a configuration error."""
+    if sys.argv[1:2] == ["migrate-db"]:
+        from bot.migrate import main as migrate_db
+
+        return migrate_db(sys.argv[2:])
     try:
         settings = load_settings()
     except ConfigError as error:

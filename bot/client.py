@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.util
 import logging
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import discord
 from discord.ext import commands
@@ -50,6 +51,7 @@ class TilehostBot(commands.Bot):
             intents=intents,
             help_command=None,
             allowed_mentions=discord.AllowedMentions.none(),
+            **shard_options(settings),
         )
         self.settings = settings
         self.extension_names = tuple(extensions) if extensions is not None else default_extensions()
@@ -81,6 +83,7 @@ class TilehostBot(commands.Bot):
             now=virtual_now,
             default_turn_seconds=self.settings.turn_seconds,
             seed_source=self._seed_source,
+            shards=self.settings.shards,
         )
         self.service.subscribe(self.announcer.on_update)
         for name in self.extension_names:
@@ -113,6 +116,21 @@ class TilehostBot(commands.Bot):
         await super().close()
 
 
+class ShardedTilehostBot(TilehostBot, commands.AutoShardedBot):
+    """The bot on discord.py's sharded client: the shards the settings name, or as many as
+    Discord recommends, all in this process."""
+
+
+def shard_options(settings: Settings) -> dict[str, Any]:
+    """What the sharded client is told: how many shards there are and which ones run here."""
+    if not settings.sharded:
+        return {}
+    ids = sorted(settings.shard_ids) if settings.shard_ids is not None else None
+    return {"shard_count": settings.shard_count, "shard_ids": ids}
+
+
 def create_bot(settings: Settings, **kwargs: object) -> TilehostBot:
-    """Build the bot (the SimCord tests build it the same way)."""
-    return TilehostBot(settings, **kwargs)  # type: ignore[arg-type]
+    """Build the bot (the SimCord tests build it the same way): sharded when the settings
+    say so (see :attr:`Settings.sharded`)."""
+    kind = ShardedTilehostBot if settings.sharded else TilehostBot
+    return kind(settings, **kwargs)  # type: ignore[arg-type]

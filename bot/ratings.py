@@ -1,8 +1,11 @@
 """Ratings with OpenSkill (Plackett-Luce): one rating per player per game, per server and global.
 
-Ranks come straight from the game's outcome, so draws (shared ranks), forfeits (ranked last)
-and "fewest points wins" (Geominos) are already right. Games with a computer player are not
-rated: a computer's strength is not a person's, and farming it would inflate ratings.
+This module decides who is rated and how; storage only keeps the ratings (and writes a game's
+new ratings in the transaction that stores its result). Ranks come straight from the game's
+outcome, so draws (shared ranks), forfeits (ranked last) and "fewest points wins" (Geominos)
+are already right. Only games where every seat is a person, and there are at least two, are
+rated: a computer's strength is not a person's (farming it would inflate ratings), and a
+solitaire has nobody to be measured against.
 """
 
 from __future__ import annotations
@@ -10,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Protocol
 
 from openskill.models import PlackettLuce
 
@@ -50,3 +54,44 @@ def rate(ratings: Sequence[Rating], ranks: Sequence[int]) -> list[Rating]:
     teams = [[model.rating(mu=r.mu, sigma=r.sigma)] for r in ratings]
     result = model.rate(teams, ranks=[float(rank) for rank in ranks])
     return [Rating(team[0].mu, team[0].sigma) for team in result]
+
+
+class Placing(Protocol):
+    """What rating needs of a seat's result: who sat there (None: a computer) and its rank."""
+
+    @property
+    def user_id(self) -> int | None: ...
+
+    @property
+    def rank(self) -> int: ...
+
+
+@dataclass(frozen=True)
+class RatingUpdate:
+    """The ratings a finished game changes: ``players`` (user ids, seat order) finished
+    ``ranks``, and each one's rating of ``game`` moves in every scope of ``scopes``."""
+
+    game: str
+    scopes: tuple[int, ...]
+    players: tuple[int, ...]
+    ranks: tuple[int, ...]
+
+    def apply(self, current: Sequence[Rating | None]) -> list[Rating]:
+        """The new ratings of ``players`` from their ``current`` ones in one scope (None: a
+        player not rated there yet)."""
+        return rate([rating or initial() for rating in current], self.ranks)
+
+
+def scopes(guild_id: int | None) -> tuple[int, ...]:
+    """The scopes a game of server ``guild_id`` is rated in: the server's and the global one
+    (only the global one for a game in direct messages)."""
+    return (GLOBAL_SCOPE,) if guild_id is None else (guild_id, GLOBAL_SCOPE)
+
+
+def rating_update(game: str, guild_id: int | None, placings: Sequence[Placing]) -> RatingUpdate | None:
+    """The rating change of a finished game, or None when the game is not rated (a computer
+    at the table, or fewer than two people)."""
+    people = [placing.user_id for placing in placings if placing.user_id is not None]
+    if len(people) != len(placings) or len(people) < 2:
+        return None
+    return RatingUpdate(game, scopes(guild_id), tuple(people), tuple(p.rank for p in placings))

@@ -22,6 +22,8 @@ from typing import Any
 
 from bot import errors, workers
 from bot.clock import TurnClock, reminder_time
+from bot.ratings import rating_update
+from bot.shards import Shards
 from bot.storage import (
     ActiveGameExists,
     Clock,
@@ -220,8 +222,11 @@ class SessionService:
         default_turn_seconds: int = 24 * 3600,
         seed_source: Callable[[], int] | None = None,
         chooser: Chooser | None = None,
+        shards: Shards | None = None,
     ) -> None:
         self.storage = storage
+        self.shards = shards
+        """The shards whose games this service drives (None: every game in the database)."""
         self.now = now
         self.default_turn_seconds = default_turn_seconds
         self._seed_source = seed_source or (lambda: secrets.randbits(62))
@@ -333,6 +338,7 @@ class SessionService:
                 turn_seconds=seconds,
                 now=self.now(),
                 table_key=user_id if game.table_per_player else 0,
+                variant=game.variant(parsed),
             )
         except ActiveGameExists:
             raise errors.GameExists(f"This channel already has an open {game.title} table.") from None
@@ -640,10 +646,12 @@ class SessionService:
                 and not outcome.is_draw
                 and seat.seat not in outcome.forfeited,
                 draw=outcome.is_draw and outcome.ranks[seat.seat] == 1,
+                helped=seat.seat in outcome.helped,
             )
             for seat in session.seats
         ]
-        return Finish(outcome.to_dict(), results)
+        rated = rating_update(session.game.name, session.row.guild_id, results)
+        return Finish(outcome.to_dict(), results, rated)
 
     def _period(self, session: Session) -> float:
         own = session.game.turn_seconds(session.state)
@@ -790,7 +798,7 @@ class SessionService:
         bulk and the clocks are re-armed at once; each record is then replayed in the background,
         off the event loop (games whose computer seat is to act first), and anything that needs a
         game's state waits for it (:meth:`ready`)."""
-        rows = await self.storage.active_games()
+        rows = await self.storage.active_games(self.shards)
         seats = await self.storage.seats_of([row.id for row in rows])
         restored = []
         for row in sorted(rows, key=lambda r: not _computer_to_act(r, seats.get(r.id, []))):

@@ -6,7 +6,10 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from bot.shards import ShardError, Shards, parse_ids
+
 DEFAULT_DB = "data/tilehost.db"
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
 
 class ConfigError(Exception):
@@ -20,8 +23,30 @@ class Settings:
     token: str
     dev_guild_id: int | None = None
     db_path: str = DEFAULT_DB
+    """The database: a SQLite file path, or a ``postgresql://`` URL."""
     turn_hours: int = 24
     log_level: str = "INFO"
+    shard_count: int | None = None
+    """How many Discord shards the bot has in all (None: not set)."""
+    shard_ids: frozenset[int] | None = None
+    """The shards this process runs (None: every shard)."""
+    autoshard: bool = False
+    """Let discord.py choose the number of shards and run them all in this process (what
+    ``python -m bot`` does when no shard is set). False with no shard count: one unsharded
+    connection, as tests build the bot."""
+
+    @property
+    def sharded(self) -> bool:
+        """True when the bot connects with discord.py's sharded client."""
+        return self.autoshard or self.shard_count is not None
+
+    @property
+    def shards(self) -> Shards | None:
+        """The shards whose games this process drives, or None when it drives every game."""
+        if self.shard_count is None:
+            return None
+        shards = Shards(self.shard_ids or frozenset(range(self.shard_count)), self.shard_count)
+        return None if shards.covers_all else shards
 
     @property
     def turn_seconds(self) -> int:
@@ -55,10 +80,50 @@ def load_settings(env_file: str | Path | None = ".env", *, require_token: bool =
     turn_hours = _int("TILEHOST_TURN_HOURS", os.environ.get("TILEHOST_TURN_HOURS"), 24) or 24
     if not 1 <= turn_hours <= 168:
         raise ConfigError(f"TILEHOST_TURN_HOURS must be between 1 and 168, not {turn_hours}.")
+    shard_count, shard_ids = _shards(
+        os.environ.get("TILEHOST_SHARD_COUNT"), os.environ.get("TILEHOST_SHARDS")
+    )
     return Settings(
         token=token,
         dev_guild_id=_int("DEV_GUILD_ID", os.environ.get("DEV_GUILD_ID"), None),
-        db_path=os.environ.get("TILEHOST_DB", "").strip() or DEFAULT_DB,
+        db_path=_database(os.environ.get("TILEHOST_DB", "")),
         turn_hours=turn_hours,
         log_level=(os.environ.get("LOG_LEVEL", "INFO").strip() or "INFO").upper(),
+        shard_count=shard_count,
+        shard_ids=shard_ids,
+        autoshard=shard_count is None,
     )
+
+
+def is_postgres(database: str) -> bool:
+    """True when the database setting names a PostgreSQL server rather than a SQLite file."""
+    return database.startswith(POSTGRES_SCHEMES)
+
+
+def _database(value: str) -> str:
+    database = value.strip() or DEFAULT_DB
+    if "://" in database and not is_postgres(database):
+        raise ConfigError(
+            f"TILEHOST_DB must be a SQLite file path (like {DEFAULT_DB}) or a postgresql:// URL, "
+            f"not {database.split('://')[0]}://..."
+        )
+    return database
+
+
+def _shards(count_text: str | None, ids_text: str | None) -> tuple[int | None, frozenset[int] | None]:
+    """``(shard_count, shard_ids)`` from TILEHOST_SHARD_COUNT and TILEHOST_SHARDS."""
+    count = _int("TILEHOST_SHARD_COUNT", count_text, None)
+    ids_text = (ids_text or "").strip()
+    if count is None:
+        if ids_text:
+            raise ConfigError(
+                "TILEHOST_SHARDS is set but TILEHOST_SHARD_COUNT is not: say how many shards the bot "
+                "has in all (for example TILEHOST_SHARD_COUNT=16 with TILEHOST_SHARDS=0-3)."
+            )
+        return None, None
+    try:
+        ids = parse_ids(ids_text) if ids_text else None
+        Shards(ids or frozenset(range(max(count, 1))), count)
+    except ShardError as error:
+        raise ConfigError(f"TILEHOST_SHARDS / TILEHOST_SHARD_COUNT: {error}.") from None
+    return count, ids

@@ -10,7 +10,6 @@ module name.
 from __future__ import annotations
 
 import asyncio
-import importlib
 import logging
 import multiprocessing
 import os
@@ -22,6 +21,8 @@ from typing import Any, TypeVar
 from games import ai, records
 from games.core import Game
 from games.records import Record, RecordedMove
+from rendering.base import Renderer
+from rendering.common import drawable_names, to_png
 
 log = logging.getLogger(__name__)
 
@@ -100,13 +101,10 @@ def replay_final(game: Game[Any, Any], header: Record, lines: Sequence[RecordedM
     return records.final_state(game, header.with_moves(lines))
 
 
-def render(renderer: str, what: str, view: Any, *args: Any) -> bytes:
-    """A PNG from the renderer module called ``renderer``: ``what`` is ``board`` or ``hand``."""
-    from rendering.common import drawable_names, to_png
-
-    module = importlib.import_module(renderer)
+def render(renderer: Renderer, what: str, view: Any, *args: Any) -> bytes:
+    """A PNG from ``renderer``: ``what`` is ``board`` (args: names) or ``hand`` (seat, names)."""
     if what == "board":
-        view_names = drawable_names(args[0])
-        return to_png(module.render_board(view, view_names))
+        (names,) = args
+        return to_png(renderer.board(view, drawable_names(names)))
     seat, names = args
-    return to_png(module.render_hand(view, seat, drawable_names(names)))
+    return to_png(renderer.hand(view, seat, drawable_names(names)))

@@ -21,10 +21,12 @@ from bot import errors, words, workers
 from bot.sessions import Session
 from bot.ui import buttons, replies
 from cogs.base import CLOCK_HELP, GameCog, channel_of, option_choices, option_help
-from games.puzzominos import solo, solver
-from games.puzzominos.notation import Place
-from games.puzzominos.solo import SoloState
-from games.puzzominos.targets import TARGETS
+from games import puzzosolo as solo
+from games.puzzominos import solver
+from games.puzzominos.board import Place
+from games.puzzominos.solver import Verdict
+from games.puzzosolo.state import Options as SoloOptions
+from games.puzzosolo.state import State as SoloState
 
 if TYPE_CHECKING:
     from bot.client import TilehostBot
@@ -34,14 +36,14 @@ SOLO = solo.GAME.name
 QUICK_HINT = 50_000
 """Positions the solver looks at for a hint before it says "place a few more pieces"."""
 HINT_SECONDS = 20.0
+CHECK_SECONDS = 4.0
+"""How long the solver may look at a custom target before the game starts anyway."""
 CANNOT_COMPLETE = (
     "Your position cannot be completed: no arrangement of the pieces left fills the empty squares. "
     "Take pieces back with `/puzzominos undo` (or `/puzzominos giveup`)."
 )
-TARGET_CHOICES = [
-    app_commands.Choice(name=f"{target.name}: {target.title}"[:100], value=target.name)
-    for target in TARGETS.values()
-]
+TARGET_LABELS = SoloOptions.spec("target").labels
+"""The named targets and what they are (``6x10``: a rectangle 6 wide and 10 high, ...)."""
 
 
 def hint_place(state: SoloState, limit: int | None) -> Place | None:
@@ -96,10 +98,21 @@ class PuzzOminosCog(
     # -- solitaire --------------------------------------------------------------------------
 
     @app_commands.command(description="Start a solitaire challenge: fill a target with pentominoes.")
-    @app_commands.describe(target="The shape to fill (default 6x10)")
-    @app_commands.choices(target=TARGET_CHOICES)
-    async def solo(self, interaction: discord.Interaction, target: str = solo.DEFAULT_TARGET) -> None:
+    @app_commands.describe(
+        target="A named target (see the suggestions) or any rectangle WxH, e.g. 5x12 (default 6x10)",
+        shape="Or draw your own: rows of X (square) and . (empty) with / between rows, e.g. ..XX/XXXXXX",
+    )
+    async def solo(
+        self, interaction: discord.Interaction, target: str | None = None, shape: str | None = None
+    ) -> None:
         await replies.defer_private(interaction)
+        value = solo.target_option(target=target, shape=shape)
+        try:
+            check = await workers.run(solo.check_target, value, timeout=CHECK_SECONDS)
+        except workers.WorkTooLong:
+            check = None
+        if check is not None and check.refused:
+            raise errors.SessionError(check.message)
         user = interaction.user
         session = await self.service.create(
             SOLO,
@@ -107,16 +120,26 @@ class PuzzOminosCog(
             channel_id=channel_of(interaction),
             user_id=user.id,
             name=buttons.display_name(user),
-            options={"target": target},
+            options={"target": value},
             turn_seconds=0,
         )
         await self.service.start(session, user.id)
+        doubt = f"\n{check.message}" if check is not None and check.verdict is Verdict.UNDECIDED else ""
         await replies.private(
             interaction,
             f"{words.header(session)}: your table is the message below. Place pieces with `/puzzominos play` "
             "(e.g. `Lr1f@C4`: piece, orientation, top-left square); `/puzzominos hand` shows your pieces, "
-            "`undo` takes one back, `hint` places one for you, `giveup` shows a solution.",
+            "`undo` takes one back, `hint` places one for you, `giveup` shows a solution." + doubt,
         )
+
+    @solo.autocomplete("target")
+    async def _targets(self, interaction: discord.Interaction, value: str) -> list[app_commands.Choice[str]]:
+        typed = value.lower().strip()
+        return [
+            app_commands.Choice(name=f"{name}: {label}"[:100], value=name)
+            for name, label in TARGET_LABELS.items()
+            if typed in f"{name} {label}".lower()
+        ][:25]
 
     @app_commands.command(description="Solitaire: take your last piece back.")
     async def undo(self, interaction: discord.Interaction) -> None:
@@ -137,7 +160,7 @@ class PuzzOminosCog(
             return
         state = session.state
         place = await self._solver_hint(state)
-        await self.act(interaction, solo.format_move(solo.Hint(place)))
+        await self.act(interaction, solo.format_move(solo.hint(place)))
 
     async def _solver_hint(self, state: SoloState) -> Place:
         try:

@@ -20,17 +20,11 @@ if TYPE_CHECKING:
 
 PAGE_SIZE = 10
 SORTS = ("rating", "wins", "games")
-SOLITAIRE_OPTION = "target"
-"""The option that names a solitaire game's puzzle: standings are kept per target."""
 
 
 def is_solitaire(game: Game[Any, Any]) -> bool:
     """A one-seat game: solved or not, no ratings; standings count targets and solve times."""
     return game.max_players == 1
-
-
-def _default_target(game: Game[Any, Any]) -> str:
-    return str(game.Options().to_dict().get(SOLITAIRE_OPTION, ""))
 
 
 def _ordinal(rank: int) -> str:
@@ -79,7 +73,8 @@ def solitaire_embed(
     for index, row in enumerate(rows, start=page * PAGE_SIZE + 1):
         quickest = f" · quickest {_duration(row.fastest)}" if row.fastest is not None else ""
         targets = f"{row.targets} target{'s' if row.targets != 1 else ''}"
-        lines.append(f"**{index}.** <@{row.user_id}> — {targets} · {row.solves} solves{quickest}")
+        helped = f" (+{row.helped} with hints)" if row.helped else ""
+        lines.append(f"**{index}.** <@{row.user_id}> — {targets} · {row.solves} solves{helped}{quickest}")
     embed.description = "\n".join(lines)
     pages = max(1, -(-total // PAGE_SIZE))
     embed.set_footer(text=f"Page {page + 1}/{pages} · {total} solvers · /stats shows each target's best time")
@@ -93,6 +88,7 @@ def solved_field(solved: list[SolvedTarget]) -> str:
     lines = [
         f"`{row.target}` solved {row.solves}× · quickest "
         + ("-" if row.fastest is None else _duration(row.fastest))
+        + (f" · {row.helped}× with hints" if row.helped else "")
         for row in solved
     ]
     return "\n".join(lines)[:1024]
@@ -139,12 +135,7 @@ async def leaderboard_page(
     scope = "server" if guild_id else "global"
     if is_solitaire(game):
         solvers, total = await storage.solitaire_leaderboard(
-            game.name,
-            guild_id,
-            SOLITAIRE_OPTION,
-            _default_target(game),
-            limit=PAGE_SIZE,
-            offset=page * PAGE_SIZE,
+            game.name, guild_id, limit=PAGE_SIZE, offset=page * PAGE_SIZE
         )
         embed = solitaire_embed(game, scope, page, solvers, total)
     else:
@@ -262,7 +253,7 @@ class StandingsCog(commands.Cog):
                 embed.add_field(name=chosen.title, value=stats_field(chosen, stats), inline=False)
             if is_solitaire(chosen) and (stats.games or game):
                 solved = await self.bot.service.storage.solved_targets(
-                    who.id, chosen.name, interaction.guild_id, SOLITAIRE_OPTION, _default_target(chosen)
+                    who.id, chosen.name, interaction.guild_id
                 )
                 embed.add_field(
                     name=f"{chosen.title}: targets solved", value=solved_field(solved), inline=False

@@ -115,6 +115,8 @@ class Outcome:
     ``ranks[seat]`` is 1 for the winner(s); equal ranks share a place (a draw is every seat
     at rank 1). Forfeited seats rank last. ``reason`` is a phrase code (or a short text with no
     seat in it); ``reason_seat`` is the seat the reason speaks of (``{name}`` in the phrase).
+    ``helped`` are the seats whose result came with help (a solitaire solved with hints):
+    standings count their win apart, never as a plain win.
     """
 
     scores: tuple[int, ...]
@@ -122,6 +124,7 @@ class Outcome:
     reason: str
     forfeited: frozenset[Seat] = frozenset()
     reason_seat: Seat | None = None
+    helped: frozenset[Seat] = frozenset()
 
     @property
     def winners(self) -> tuple[Seat, ...]:
@@ -143,6 +146,7 @@ class Outcome:
             "reason": self.reason,
             "reason_seat": self.reason_seat,
             "forfeited": sorted(self.forfeited),
+            "helped": sorted(self.helped),
         }
 
 

@@ -8,7 +8,7 @@ from typing import Any
 from games.core import Game
 from games.errors import UnknownGameError
 
-GAME_MODULES = ("geominos", "triominos", "geronimos", "puzzominos", "puzzominos.solo", "tileup")
+GAME_MODULES = ("geominos", "triominos", "geronimos", "puzzominos", "puzzosolo", "tileup")
 """The one list of shipped games, by module under ``games``; each exposes ``GAME``. A module
 that fails to import, or has no ``GAME``, is an error at start, never a silent skip."""
 

@@ -1,34 +1,53 @@
-"""Geominos images: the board (cropped to the used area plus a margin) and a player's hand.
+"""Geominos images: the board (a square window on the used area, growing in steps to the whole
+board) and a player's hand.
 
 Geometry (:class:`Window`, square to pixel) is kept apart from drawing. Tiles are drawn as
 their shapes: each section tinted over the light or dark square beneath it (so a player sees
 which pips cost points), its pips as domino dots, the whole tile outlined in the colour of the
-player who placed it. The last placement is filled yellow and outlined thicker.
+player who placed it (the center tile in black, with a white edge that shows on dark squares).
+The last placement is filled yellow and outlined thicker. The squares and labels of a window are
+drawn once and reused.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
 
 from PIL import Image, ImageDraw
 
 from games.geominos.board import COLUMNS, SIZE, in_center, is_light
-from games.geominos.state import Placed, State
 from games.geominos.tiles import pose
-from rendering.common import BOARD_WIDTH, RGB, THEME, ScoreLine, font, score_strip, stack_vertically
+from rendering.base import Drawn
+from rendering.common import (
+    BOLD,
+    RGB,
+    TEXT,
+    THEME,
+    WIDTH,
+    ScoreLine,
+    draw_centered,
+    paste_disc,
+    player_name,
+    px,
+    score_strip,
+    stack_vertically,
+    text,
+)
 
-LABEL = 18
+LABEL = px(15)
 """Pixels kept on each edge for the coordinate labels."""
-MIN_SPAN = 11
-"""The smallest window shown, in squares."""
+SPANS = (11, 15, 21)
+"""The window sizes, in squares: the board grows in these steps (steady between moves)."""
 MARGIN_SQUARES = 3
-MAX_CELL = 40
 LIGHT: RGB = (250, 244, 226)
 DARK: RGB = (122, 118, 112)
 CENTER_LINE: RGB = (0, 0, 0)
+CENTER_TILE: RGB = (20, 20, 20)
+"""The outline of the center tile (owned by nobody), with a white edge inside it."""
 LAST_FILL: RGB = (255, 214, 10)
-NEUTRAL: RGB = (90, 90, 90)
 PIP_SPOTS: dict[int, tuple[tuple[int, int], ...]] = {
     1: ((1, 1),),
     2: ((0, 0), (2, 2)),
@@ -38,7 +57,11 @@ PIP_SPOTS: dict[int, tuple[tuple[int, int], ...]] = {
     6: ((0, 0), (1, 0), (2, 0), (0, 2), (1, 2), (2, 2)),
 }
 """Domino dot positions on a 3x3 grid (row, column) for 1-6 pips."""
-HAND_CELL = 19
+PIP_SHARE = 0.1
+"""A pip's radius as a share of the square."""
+HAND_CELL = px(16)
+
+Box = tuple[int, int, int, int]
 
 
 # -- geometry ---------------------------------------------------------------------------------
@@ -46,53 +69,70 @@ HAND_CELL = 19
 
 @dataclass(frozen=True)
 class Window:
-    """The squares shown (rows ``top``.., columns ``left``.., ``rows`` x ``cols``) at ``cell``
-    pixels a square, with ``LABEL`` pixels of labels on every edge."""
+    """The squares shown (rows ``top``.., columns ``left``.., ``span`` x ``span``) at ``cell``
+    pixels a square, with ``LABEL`` pixels of labels on every edge, centred in ``WIDTH``."""
 
     top: int
     left: int
-    rows: int
-    cols: int
+    span: int
     cell: int
+
+    @property
+    def rows(self) -> int:
+        """Rows shown."""
+        return self.span
+
+    @property
+    def cols(self) -> int:
+        """Columns shown."""
+        return self.span
 
     @property
     def size(self) -> tuple[int, int]:
         """Width and height of the board part of the image in pixels."""
-        return self.cols * self.cell + 2 * LABEL, self.rows * self.cell + 2 * LABEL
+        return WIDTH, self.span * self.cell + 2 * LABEL
 
-    def box(self, row: int, col: int) -> tuple[int, int, int, int]:
+    @property
+    def origin(self) -> tuple[int, int]:
+        """The pixel corner of the top-left square shown."""
+        return (WIDTH - self.span * self.cell) // 2, LABEL
+
+    def box(self, row: int, col: int) -> Box:
         """The pixel box ``(x0, y0, x1, y1)`` of a board square (x1, y1 exclusive)."""
-        x = LABEL + (col - self.left) * self.cell
-        y = LABEL + (row - self.top) * self.cell
+        x0, y0 = self.origin
+        x = x0 + (col - self.left) * self.cell
+        y = y0 + (row - self.top) * self.cell
         return x, y, x + self.cell, y + self.cell
 
     def shows(self, row: int, col: int) -> bool:
         """True when the square is inside the window."""
-        return self.top <= row < self.top + self.rows and self.left <= col < self.left + self.cols
+        return self.top <= row < self.top + self.span and self.left <= col < self.left + self.span
 
 
-def _span(low: int, high: int) -> tuple[int, int]:
-    """Grow ``low..high`` by the margin and to at least ``MIN_SPAN``, inside the board."""
-    low, high = max(0, low - MARGIN_SQUARES), min(SIZE - 1, high + MARGIN_SQUARES)
-    while high - low + 1 < MIN_SPAN:
-        if low > 0:
-            low -= 1
-        if high - low + 1 < MIN_SPAN and high < SIZE - 1:
-            high += 1
-    return low, high
+def _start(low: int, high: int, span: int) -> int:
+    """The first row (column) of ``span`` squares centred on ``low..high``, inside the board."""
+    start = (low + high + 1 - span) // 2
+    return max(0, min(SIZE - span, start))
 
 
-def window_for(board: Sequence[Placed], width: int = BOARD_WIDTH) -> Window:
-    """The used area of the board plus a margin, square cells fitting ``width`` pixels."""
+def window_for(board: Sequence[Any], width: int = WIDTH) -> Window:
+    """The smallest of :data:`SPANS` showing the used area plus a margin of three squares,
+    centred on it; square cells fitting ``width`` pixels."""
     squares = [(row, col) for placed in board for row, col, _ in placed.squares()] or [(10, 10)]
-    top, bottom = _span(min(r for r, _ in squares), max(r for r, _ in squares))
-    left, right = _span(min(c for _, c in squares), max(c for _, c in squares))
-    rows, cols = bottom - top + 1, right - left + 1
-    cell = min(MAX_CELL, (width - 2 * LABEL) // max(rows, cols))
-    return Window(top, left, rows, cols, cell)
+    top, bottom = min(r for r, _ in squares), max(r for r, _ in squares)
+    left, right = min(c for _, c in squares), max(c for _, c in squares)
+    needed = max(bottom - top, right - left) + 1 + 2 * MARGIN_SQUARES
+    span = next((span for span in SPANS if span >= needed), SIZE)
+    cell = (width - 2 * LABEL) // span
+    return Window(_start(top, bottom, span), _start(left, right, span), span, cell)
 
 
-def pip_centers(box: tuple[int, int, int, int], pips: int) -> list[tuple[float, float]]:
+def pip_radius(cell: int) -> float:
+    """The radius of a pip in a square of ``cell`` pixels."""
+    return cell * PIP_SHARE
+
+
+def pip_centers(box: Box, pips: int) -> list[tuple[float, float]]:
     """Where the dots of ``pips`` go inside a square's pixel box."""
     x0, y0, x1, _ = box
     step = (x1 - x0) / 4
@@ -110,41 +150,38 @@ def _blend(a: RGB, b: RGB, share: float) -> RGB:
     )
 
 
-def _owner_colour(owner: int | None) -> RGB:
-    return NEUTRAL if owner is None else THEME.player(owner)
+def _draw_pips(image: Image.Image, box: Box, pips: int, ink: RGB) -> None:
+    diameter = 2 * pip_radius(box[2] - box[0])
+    for centre in pip_centers(box, pips):
+        paste_disc(image, centre, diameter, ink)
 
 
-def _draw_pips(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], pips: int, ink: RGB) -> None:
-    radius = max(1.5, (box[2] - box[0]) * 0.09)
-    for x, y in pip_centers(box, pips):
-        draw.ellipse((x - radius, y - radius, x + radius, y + radius), fill=ink)
-
-
-def _outline(
-    draw: ImageDraw.ImageDraw,
-    cells: dict[tuple[int, int], tuple[int, int, int, int]],
-    colour: RGB,
-    width: int,
-) -> None:
-    """Draw the outer edges of a tile (edges not shared by two of its sections)."""
+def _outline(draw: ImageDraw.ImageDraw, cells: dict[tuple[int, int], Box], colour: RGB, width: int) -> None:
+    """Draw the outer edges of a tile (edges not shared by two of its sections), inside it."""
     for (row, col), (x0, y0, x1, y1) in cells.items():
-        inset = width // 2
+        x1, y1 = x1 - 1, y1 - 1
         if (row - 1, col) not in cells:
-            draw.line((x0, y0 + inset, x1 - 1, y0 + inset), fill=colour, width=width)
+            draw.rectangle((x0, y0, x1, y0 + width - 1), fill=colour)
         if (row + 1, col) not in cells:
-            draw.line((x0, y1 - 1 - inset, x1 - 1, y1 - 1 - inset), fill=colour, width=width)
+            draw.rectangle((x0, y1 - width + 1, x1, y1), fill=colour)
         if (row, col - 1) not in cells:
-            draw.line((x0 + inset, y0, x0 + inset, y1 - 1), fill=colour, width=width)
+            draw.rectangle((x0, y0, x0 + width - 1, y1), fill=colour)
         if (row, col + 1) not in cells:
-            draw.line((x1 - 1 - inset, y0, x1 - 1 - inset, y1 - 1), fill=colour, width=width)
+            draw.rectangle((x1 - width + 1, y0, x1, y1), fill=colour)
 
 
-def _draw_squares(draw: ImageDraw.ImageDraw, window: Window) -> None:
-    for row in range(window.top, window.top + window.rows):
-        for col in range(window.left, window.left + window.cols):
+@lru_cache(maxsize=8)
+def base_layer(window: Window) -> Image.Image:
+    """What never changes for a window: background, light and dark squares, labels."""
+    image = Image.new("RGB", window.size, THEME.background)
+    draw = ImageDraw.Draw(image)
+    for row in range(window.top, window.top + window.span):
+        for col in range(window.left, window.left + window.span):
             x0, y0, x1, y1 = window.box(row, col)
             shade = LIGHT if is_light(row, col) else DARK
             draw.rectangle((x0, y0, x1 - 1, y1 - 1), fill=shade, outline=THEME.grid)
+    _draw_labels(draw, window)
+    return image
 
 
 def _draw_center(draw: ImageDraw.ImageDraw, window: Window) -> None:
@@ -153,12 +190,16 @@ def _draw_center(draw: ImageDraw.ImageDraw, window: Window) -> None:
         return
     x0, y0, _, _ = window.box(9, 9)
     _, _, x1, y1 = window.box(11, 11)
-    draw.rectangle((x0 - 1, y0 - 1, x1, y1), outline=CENTER_LINE, width=2)
+    width = max(2, window.cell // 16)
+    draw.rectangle(
+        (x0 - width // 2, y0 - width // 2, x1 + width // 2, y1 + width // 2), outline=CENTER_LINE, width=width
+    )
 
 
-def _draw_tile(draw: ImageDraw.ImageDraw, window: Window, placed: Placed, last: bool) -> None:
-    colour = _owner_colour(placed.owner)
-    cells: dict[tuple[int, int], tuple[int, int, int, int]] = {}
+def _draw_tile(image: Image.Image, window: Window, placed: Any, last: bool) -> None:
+    draw = ImageDraw.Draw(image)
+    colour = CENTER_TILE if placed.owner is None else THEME.player(placed.owner)
+    cells: dict[tuple[int, int], Box] = {}
     for row, col, pips in placed.squares():
         if not window.shows(row, col):
             continue
@@ -169,42 +210,43 @@ def _draw_tile(draw: ImageDraw.ImageDraw, window: Window, placed: Placed, last: 
         draw.rectangle((box[0], box[1], box[2] - 1, box[3] - 1), fill=fill)
         free = in_center(row, col)
         ink = THEME.ink if is_light(row, col) or last else (255, 255, 255)
-        _draw_pips(draw, box, pips, THEME.muted if free and not last else ink)
-    _outline(draw, cells, colour, max(2, window.cell // 9) + (1 if last else 0))
+        _draw_pips(image, box, pips, THEME.muted if free and not last else ink)
+    width = max(2, window.cell // 10) + (2 if last else 0)
+    if placed.owner is None:  # a white edge inside the black outline shows on dark squares
+        _outline(draw, cells, (255, 255, 255), width + max(1, width // 2))
+    _outline(draw, cells, colour, width)
 
 
 def _draw_labels(draw: ImageDraw.ImageDraw, window: Window) -> None:
-    width, height = window.size
-    size = 11 if window.cell >= 22 else 9
-    for col in range(window.left, window.left + window.cols):
+    _, height = window.size
+    x_left, _ = window.origin
+    x_right = x_left + window.span * window.cell
+    for col in range(window.left, window.left + window.span):
         x0, _, x1, _ = window.box(window.top, col)
         for y in (LABEL // 2, height - LABEL // 2):
-            draw.text(((x0 + x1) / 2, y), COLUMNS[col], font=font(size), fill=THEME.ink, anchor="mm")
-    for row in range(window.top, window.top + window.rows):
+            draw_centered(draw, ((x0 + x1) / 2, y), COLUMNS[col], TEXT.small, THEME.ink)
+    for row in range(window.top, window.top + window.span):
         _, y0, _, y1 = window.box(row, window.left)
-        for x in (LABEL // 2, width - LABEL // 2):
-            draw.text((x, (y0 + y1) / 2), str(row + 1), font=font(size), fill=THEME.ink, anchor="mm")
+        for x in (x_left - LABEL // 2, x_right + LABEL // 2):
+            draw_centered(draw, (x, (y0 + y1) / 2), str(row + 1), TEXT.small, THEME.ink)
 
 
-def board_image(state: State, window: Window) -> Image.Image:
+def board_image(state: Any, window: Window) -> Image.Image:
     """The board part: squares, center square, tiles, labels."""
-    image = Image.new("RGB", window.size, THEME.background)
-    draw = ImageDraw.Draw(image)
-    _draw_squares(draw, window)
+    image = base_layer(window).copy()
     for index, placed in enumerate(state.board):
         if index != state.last:
-            _draw_tile(draw, window, placed, last=False)
-    _draw_center(draw, window)
+            _draw_tile(image, window, placed, last=False)
+    _draw_center(ImageDraw.Draw(image), window)
     if state.last is not None:
-        _draw_tile(draw, window, state.board[state.last], last=True)
-    _draw_labels(draw, window)
+        _draw_tile(image, window, state.board[state.last], last=True)
     return image
 
 
-def strip_for(state: State, players: Sequence[str], width: int) -> Image.Image:
+def strip_for(state: Any, players: Sequence[str], width: int) -> Image.Image:
     """The score strip: totals (fewest wins), tiles in hand, whose turn, game and deck."""
     lines = []
-    for seat, name in enumerate(players):
+    for seat in range(state.players):
         if seat in state.forfeited:
             extra = "forfeited"
         elif state.options.mode == "one":
@@ -213,7 +255,7 @@ def strip_for(state: State, players: Sequence[str], width: int) -> Image.Image:
             extra = f"hand {len(state.hands[seat])}"
         if state.options.match == "on" and seat not in state.forfeited:
             extra = f"this game {state.points[seat]}" + (f" · {extra}" if extra else "")
-        lines.append(ScoreLine(name, state.totals[seat], extra))
+        lines.append(ScoreLine(player_name(players, seat), state.totals[seat], extra))
     parts = ["Geominos · fewest points wins"]
     if state.options.match == "on":
         parts.append(f"game {state.game_index + 1}/{state.players}")
@@ -221,15 +263,15 @@ def strip_for(state: State, players: Sequence[str], width: int) -> Image.Image:
     if state.finished:
         playing = [seat for seat in range(state.players) if seat not in state.forfeited]
         best = min((state.totals[seat] for seat in playing), default=0)
-        winners = [players[seat] for seat in playing if state.totals[seat] == best]
-        parts.append(f"game over: {' and '.join(winners)} {'wins' if len(winners) == 1 else 'share first'}")
+        winners = [player_name(players, seat) for seat in playing if state.totals[seat] == best]
+        parts.append(f"{' and '.join(winners)} {'wins' if len(winners) == 1 else 'share first'}")
     elif state.turn is not None:
-        parts.append(f"{players[state.turn]} to play")
+        parts.append(f"{player_name(players, state.turn)} to play")
     turn = None if state.finished else state.turn
     return score_strip(width, lines, turn, title=" · ".join(parts))
 
 
-def render_board(view: State, players: Sequence[str]) -> Image.Image:
+def render_board(view: Any, players: Sequence[str]) -> Image.Image:
     """The board around the placed tiles, with labels, the last move and the score strip."""
     window = window_for(view.board)
     board = board_image(view, window)
@@ -238,57 +280,81 @@ def render_board(view: State, players: Sequence[str]) -> Image.Image:
 
 # -- hand ---------------------------------------------------------------------------------------
 
+CARD_PAD = px(6)
+CARD_GAP = px(8)
+NAME_BAND = px(20)
+SIDE_BAND = px(16)
 
+
+@lru_cache(maxsize=128)
 def _pose_image(tile: str, side: str, colour: RGB) -> Image.Image:
     shape = pose(tile, side, 0)
     cell = HAND_CELL
     image = Image.new("RGB", (shape.width * cell + 4, shape.height * cell + 4), THEME.background)
     draw = ImageDraw.Draw(image)
-    cells: dict[tuple[int, int], tuple[int, int, int, int]] = {}
+    cells: dict[tuple[int, int], Box] = {}
     for row, col, pips in shape.sections:
         box = (2 + col * cell, 2 + row * cell, 2 + (col + 1) * cell, 2 + (row + 1) * cell)
         cells[row, col] = box
-        inside = (box[0], box[1], box[2] - 1, box[3] - 1)
-        draw.rectangle(inside, fill=_blend(LIGHT, colour, 0.2), outline=THEME.grid)
-        _draw_pips(draw, box, pips, THEME.ink)
-    _outline(draw, cells, colour, 2)
+        draw.rectangle(
+            (box[0], box[1], box[2] - 1, box[3] - 1), fill=_blend(LIGHT, colour, 0.2), outline=THEME.grid
+        )
+        _draw_pips(image, box, pips, THEME.ink)
+    _outline(draw, cells, colour, max(2, cell // 10))
     return image
 
 
-def _hand_card(tile: str, colour: RGB) -> Image.Image:
+def hand_card(tile: str, colour: RGB) -> Image.Image:
+    """One tile of a hand: its name above both of its sides at rotation 0 (``A0`` and ``B0``)."""
     sides = [_pose_image(tile, side, colour) for side in ("A", "B")]
     inner = max(image.height for image in sides)
-    width = sides[0].width + sides[1].width + 30
-    card = Image.new("RGB", (max(width, 110), inner + 36), THEME.background)
+    width = sides[0].width + sides[1].width + 3 * CARD_PAD
+    card = Image.new("RGB", (width, NAME_BAND + inner + SIDE_BAND), THEME.background)
     draw = ImageDraw.Draw(card)
-    draw.text((4, 2), tile, font=font(14), fill=THEME.ink)
-    x = 4
+    text(draw, (CARD_PAD, NAME_BAND // 2), tile, TEXT.body, THEME.ink, anchor="lm", weight=BOLD)
+    x = CARD_PAD
     for label, image in zip(("A0", "B0"), sides, strict=True):
-        card.paste(image, (x, 20))
-        draw.text((x + image.width / 2, 22 + inner + 6), label, font=font(10), fill=THEME.muted, anchor="mm")
-        x += image.width + 20
+        card.paste(image, (x, NAME_BAND + inner - image.height))
+        draw_centered(
+            draw, (x + image.width / 2, NAME_BAND + inner + SIDE_BAND // 2), label, TEXT.small, THEME.muted
+        )
+        x += image.width + CARD_PAD
     return card
 
 
-def render_hand(view: State, seat: int, players: Sequence[str]) -> Image.Image:
+def flow(cards: Sequence[Image.Image], width: int) -> list[list[Image.Image]]:
+    """``cards`` in rows, as many in each as fit ``width`` pixels (with gaps)."""
+    rows: list[list[Image.Image]] = []
+    used = width
+    for card in cards:
+        if not rows or used + CARD_GAP + card.width > width:
+            rows.append([])
+            used = CARD_GAP
+        rows[-1].append(card)
+        used += card.width + CARD_GAP
+    return rows
+
+
+def render_hand(view: Any, seat: int, players: Sequence[str]) -> Image.Image:
     """Every tile ``seat`` holds, on both sides at rotation 0 with its name."""
     colour = THEME.player(seat)
     tiles = view.hands[seat]
-    cards = [_hand_card(tile, colour) for tile in tiles]
-    cell_w = max((card.width for card in cards), default=160) + 10
-    columns = max(1, min(3, (BOARD_WIDTH - 16) // cell_w))
-    rows = [cards[i : i + columns] for i in range(0, len(cards), columns)]
-    row_heights = [max(card.height for card in row) + 8 for row in rows]
-    width = max(BOARD_WIDTH, cell_w * columns + 16)
-    header = 26
-    image = Image.new("RGB", (width, header + sum(row_heights) + 8), THEME.background)
+    rows = flow([hand_card(tile, colour) for tile in tiles], WIDTH)
+    heights = [max(card.height for card in row) + CARD_GAP for row in rows]
+    header = px(26)
+    image = Image.new("RGB", (WIDTH, header + sum(heights) + CARD_GAP), THEME.background)
     draw = ImageDraw.Draw(image)
-    name = players[seat] if seat < len(players) else f"Seat {seat + 1}"
+    name = player_name(players, seat)
     title = f"{name}'s tiles ({len(tiles)})" if tiles else f"{name} holds no tiles"
-    draw.text((8, 6), title, font=font(15), fill=colour)
+    text(draw, (CARD_GAP, header // 2), title, TEXT.title, colour, anchor="lm", weight=BOLD)
     y = header
-    for row, height in zip(rows, row_heights, strict=True):
-        for index, card in enumerate(row):
-            image.paste(card, (8 + index * cell_w, y))
+    for row, height in zip(rows, heights, strict=True):
+        x = CARD_GAP
+        for card in row:
+            image.paste(card, (x, y))
+            x += card.width + CARD_GAP
         y += height
     return image
+
+
+RENDERER = Drawn("geominos", render_board, render_hand)

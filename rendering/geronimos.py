@@ -1,8 +1,9 @@
 """Geronimos images: the table of hexagonal cards and the card a player must play.
 
 Geometry (cell to pixel, :class:`Layout`) is kept apart from drawing. Hexagons are pointy-top;
-side ``k`` of a cell (0 = top-right, clockwise) faces the neighbour in direction ``k``.
-Everything is drawn at twice the size and reduced, for smooth edges.
+side ``k`` of a cell (0 = top-right, clockwise) faces the neighbour in direction ``k``. Shapes
+are pasted through smooth masks made once per size (hexagons, rings, dots, stars); the table
+grows in steps of two columns and two rows, so its image keeps its size between moves.
 """
 
 from __future__ import annotations
@@ -10,25 +11,58 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageChops, ImageDraw
 
+from games.core import outcome_phrase
+from games.geronimos import GAME
 from games.geronimos.cards import LEADER, SIDES, laid
 from games.geronimos.hexgrid import Cell, format_cell, neighbours
 from games.geronimos.rules import frontier, siege
-from games.geronimos.state import SEAT_NAMES, Piece, State
-from rendering.common import BOARD_WIDTH, RGB, THEME, ScoreLine, font, score_strip, stack_vertically
+from games.geronimos.state import SEAT_NAMES
+from rendering.base import Drawn
+from rendering.common import (
+    BOLD,
+    RGB,
+    TEXT,
+    THEME,
+    WIDTH,
+    Point,
+    ScoreLine,
+    digit_height,
+    draw_centered,
+    hand_band,
+    paste_disc,
+    player_name,
+    polygon_mask,
+    px,
+    score_strip,
+    stack_vertically,
+    text,
+    text_width,
+    tint,
+)
 
-SCALE = 2
 SQRT3 = math.sqrt(3.0)
-MAX_HEX = 46.0
-MIN_HEX = 16.0
-MAX_BOARD_HEIGHT = 640
-MARGIN = 10.0
+MAX_HEX = float(px(30))
+MAX_BOARD_HEIGHT = 1150
+MARGIN = float(px(4))
+STEP = 2
+"""The table's columns and rows come in multiples of this (so its size is steady)."""
+LABEL_STRETCH = 62.5
+"""Cell labels are set narrow, to pass between the dots."""
 DOT_ROWS = {1: (1,), 2: (2,), 3: (3,), 4: (2, 2), 5: (3, 2), 6: (3, 3)}
 """How the dots of each number are arranged in rows along their side (edge row first)."""
-
-Point = tuple[float, float]
+DOT_SHARE = 0.072
+"""A dot's radius as a share of the hexagon's radius."""
+OUTER_DEPTH, INNER_DEPTH = 0.83, 0.63
+DOT_STEP = 0.17
+"""The distance between two dots of a row, as a share of the hexagon's radius."""
+"""Where the two rows of dots of a side lie, from the centre (0) to the edge (1)."""
+EMPTY_FILL: RGB = (232, 227, 215)
+WHITE: RGB = (255, 255, 255)
 
 
 # -- geometry ---------------------------------------------------------------------------------
@@ -52,14 +86,7 @@ class Layout:
     def corners(self, cell: Cell, inset: float = 0.0) -> list[Point]:
         """The six corners, starting at the top and going clockwise (``inset`` px inwards)."""
         cx, cy = self.center(cell)
-        radius = self.size - inset
-        return [
-            (
-                cx + radius * math.cos(math.radians(-90 + 60 * i)),
-                cy + radius * math.sin(math.radians(-90 + 60 * i)),
-            )
-            for i in range(6)
-        ]
+        return [(cx + x, cy + y) for x, y in hexagon(self.size - inset)]
 
     def side_point(self, cell: Cell, side: int, depth: float) -> Point:
         """A point on the line from the centre to the middle of ``side``; ``depth`` 1 is the edge."""
@@ -68,192 +95,245 @@ class Layout:
         reach = self.size * SQRT3 / 2 * depth
         return cx + reach * math.cos(angle), cy + reach * math.sin(angle)
 
-    def scaled(self, factor: float) -> Layout:
-        """The same layout ``factor`` times larger."""
-        return Layout(self.size * factor, (self.origin[0] * factor, self.origin[1] * factor))
+
+def hexagon(radius: float) -> list[Point]:
+    """The corners of a pointy-top hexagon of ``radius`` around (0, 0), top first, clockwise."""
+    return [
+        (radius * math.cos(math.radians(-90 + 60 * i)), radius * math.sin(math.radians(-90 + 60 * i)))
+        for i in range(6)
+    ]
+
+
+def _quantized(low: float, high: float, unit: float, extra: float) -> float:
+    """The span ``low..high`` (plus ``extra``) rounded up to whole steps of ``STEP * unit``."""
+    count = math.ceil(round((high - low) / unit, 6)) + 1
+    return math.ceil(count / STEP) * STEP * unit - unit + extra
 
 
 def layout_for(
-    cells: Iterable[Cell], width: int = BOARD_WIDTH, max_height: int = MAX_BOARD_HEIGHT
+    cells: Iterable[Cell], width: int = WIDTH, max_height: int = MAX_BOARD_HEIGHT
 ) -> tuple[Layout, int]:
-    """A layout fitting ``cells`` into ``width`` px (and at most ``max_height``); returns it and
-    the height the cells need."""
+    """The largest layout fitting ``cells`` (their span rounded up to whole steps of columns
+    and rows) into ``width`` px and at most ``max_height``; returns it and the image height."""
     cells = list(cells) or [(0, 0)]
     xs = [SQRT3 * (q + r / 2) for q, r in cells]
     ys = [1.5 * r for _, r in cells]
-    span_x = max(xs) - min(xs) + SQRT3  # in units of the hexagon size
-    span_y = max(ys) - min(ys) + 2.0
+    span_x = _quantized(min(xs), max(xs), SQRT3, SQRT3)  # in units of the hexagon size
+    span_y = _quantized(min(ys), max(ys), 1.5, 2.0)
     size = min(MAX_HEX, (width - 2 * MARGIN) / span_x, (max_height - 2 * MARGIN) / span_y)
-    size = max(MIN_HEX, size)
     height = math.ceil(span_y * size + 2 * MARGIN)
-    left = (width - span_x * size) / 2
-    origin = (left + (SQRT3 / 2 - min(xs)) * size, MARGIN + (1.0 - min(ys)) * size)
+    used_x = max(xs) - min(xs) + SQRT3
+    used_y = max(ys) - min(ys) + 2.0
+    left = (width - used_x * size) / 2
+    top = (height - used_y * size) / 2
+    origin = (left + (SQRT3 / 2 - min(xs)) * size, top + (1.0 - min(ys)) * size)
     return Layout(size, origin), height
+
+
+def dot_radius(size: float) -> float:
+    """The radius of a card's dots for hexagons of ``size`` px."""
+    return size * DOT_SHARE
+
+
+def label_size(size: float) -> int:
+    """The font size of a cell's ``q,r`` label."""
+    return max(TEXT.small, round(size * 0.5))
+
+
+# -- smooth shapes ----------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=64)
+def hex_mask(size: float, inset: float) -> Image.Image:
+    """A smooth hexagon of radius ``size - inset`` centred in a square ``2 size + 2`` px."""
+    box = math.ceil(2 * size) + 2
+    middle = box / 2
+    points = tuple((middle + x, middle + y) for x, y in hexagon(size - inset))
+    return polygon_mask(points, (box, box))
+
+
+@lru_cache(maxsize=32)
+def ring_mask(size: float, inset: float, width: float) -> Image.Image:
+    """A hexagonal band ``width`` px wide, ``inset`` px inside the edge of the hexagon."""
+    return ImageChops.subtract(hex_mask(size, inset), hex_mask(size, inset + width))
+
+
+def paste_at(image: Image.Image, centre: Point, colour: RGB, mask: Image.Image) -> None:
+    """Paste ``colour`` through ``mask`` centred on ``centre``."""
+    image.paste(colour, (round(centre[0] - mask.width / 2), round(centre[1] - mask.height / 2)), mask)
+
+
+def star_mask(radius: float) -> Image.Image:
+    """A five-pointed star (the Leader) of ``radius`` centred in a square mask."""
+    box = math.ceil(2 * radius) + 2
+    points = []
+    for i in range(10):
+        reach = radius if i % 2 == 0 else radius * 0.42
+        angle = math.radians(-90 + 36 * i)
+        points.append((box / 2 + reach * math.cos(angle), box / 2 + reach * math.sin(angle)))
+    return polygon_mask(tuple(points), (box, box))
 
 
 # -- drawing ----------------------------------------------------------------------------------
 
 
-def tint(colour: RGB, amount: float) -> RGB:
-    """``colour`` mixed with white (``amount`` 1 is white)."""
-    r, g, b = colour
-    return (
-        round(r + (255 - r) * amount),
-        round(g + (255 - g) * amount),
-        round(b + (255 - b) * amount),
-    )
-
-
-def draw_dots(draw: ImageDraw.ImageDraw, layout: Layout, cell: Cell, sides: Sequence[int], fill: RGB) -> None:
+def draw_dots(image: Image.Image, layout: Layout, cell: Cell, sides: Sequence[int], fill: RGB) -> None:
     """The dots of every side, in rows parallel to that side, near its edge."""
     size = layout.size
-    radius = max(1.2, size * 0.058)
-    step = size * 0.175
+    diameter = 2 * dot_radius(size)
+    step = size * DOT_STEP
     for side, number in enumerate(sides):
         angle = math.radians(-60 + 60 * side)
         along = (-math.sin(angle), math.cos(angle))  # parallel to the edge
         for row, count in enumerate(DOT_ROWS[number]):
-            base = layout.side_point(cell, side, 0.74 - 0.21 * row)
+            base = layout.side_point(cell, side, OUTER_DEPTH - (OUTER_DEPTH - INNER_DEPTH) * row)
             for i in range(count):
                 offset = (i - (count - 1) / 2) * step
-                x = base[0] + along[0] * offset
-                y = base[1] + along[1] * offset
-                draw.ellipse((x - radius, y - radius, x + radius, y + radius), fill=fill)
+                paste_disc(image, (base[0] + along[0] * offset, base[1] + along[1] * offset), diameter, fill)
 
 
-def draw_card(
-    draw: ImageDraw.ImageDraw, layout: Layout, cell: Cell, piece: Piece, *, height: int = 1, label: str = ""
-) -> None:
-    """One card: its owner's colour, its dots (or the Leader's star), its stack and a label."""
-    draw_card_shape(draw, layout, cell, piece, height)
-    draw_card_text(draw, layout, cell, piece, height, label)
+def _edge(size: float) -> float:
+    return max(1.5, size / 28)
 
 
-def draw_card_shape(draw: ImageDraw.ImageDraw, layout: Layout, cell: Cell, piece: Piece, height: int) -> None:
+def draw_card_shape(image: Image.Image, layout: Layout, cell: Cell, piece: Any, height: int) -> None:
     """A card without its texts: the cards under it, its colour and its dots or star."""
     colour = THEME.player(piece.owner)
-    unit = layout.size / 40
+    size = layout.size
+    inset, edge = size / 25, _edge(size)
+    cx, cy = layout.center(cell)
     for level in range(min(height, 4) - 1, 0, -1):  # cards underneath peek out below
-        shift = level * 3.0 * unit * SCALE / 2
-        shadow = [(x + shift, y + shift) for x, y in layout.corners(cell, 1.5 * unit)]
-        draw.polygon(shadow, fill=tint(colour, 0.35), outline=THEME.ink, width=max(1, round(unit)))
-    corners = layout.corners(cell, 1.5 * unit)
+        shift = level * size / 14
+        paste_at(image, (cx + shift, cy + shift), THEME.ink, hex_mask(size, inset))
+        paste_at(image, (cx + shift, cy + shift), tint(colour, 0.35), hex_mask(size, inset + edge))
     if piece.card == LEADER:
-        draw.polygon(corners, fill=tint(colour, 0.78), outline=colour, width=max(2, round(4 * unit)))
-        draw_star(draw, layout.center(cell), layout.size * 0.42, colour)
-    else:
-        draw.polygon(corners, fill=colour, outline=THEME.ink, width=max(1, round(unit)))
-        sides = piece.sides
-        assert sides is not None
-        draw_dots(draw, layout, cell, sides, (255, 255, 255))
+        paste_at(image, (cx, cy), colour, hex_mask(size, inset))
+        paste_at(image, (cx, cy), tint(colour, 0.78), hex_mask(size, inset + 2.5 * edge))
+        paste_at(image, (cx, cy - size * 0.08), colour, star_mask(size * 0.42))
+        return
+    paste_at(image, (cx, cy), THEME.ink, hex_mask(size, inset))
+    paste_at(image, (cx, cy), colour, hex_mask(size, inset + edge))
+    draw_dots(image, layout, cell, piece.sides, WHITE)
+
+
+@lru_cache(maxsize=16)
+def dot_spots(size: float) -> tuple[Point, ...]:
+    """Every place a dot may take on a card of ``size`` centred on (0, 0)."""
+    layout = Layout(size, (0.0, 0.0))
+    spots = []
+    for side in range(6):
+        angle = math.radians(-60 + 60 * side)
+        along = (-math.sin(angle), math.cos(angle))
+        for depth in (OUTER_DEPTH, INNER_DEPTH):
+            base = layout.side_point((0, 0), side, depth)
+            for offset in (-1.0, -0.5, 0.0, 0.5, 1.0):
+                spots.append(
+                    (
+                        base[0] + along[0] * offset * size * DOT_STEP,
+                        base[1] + along[1] * offset * size * DOT_STEP,
+                    )
+                )
+    return tuple(spots)
+
+
+def card_lines(size: float, height: int, label: str) -> tuple[str, ...]:
+    """The texts written in a number card's middle: its ``q,r`` and, for a stack, ``x3``, as
+    many as fit between its dots (the cards below a stack peek out in any case)."""
+    choices: list[tuple[str, ...]] = [(label, f"x{height}")] if height > 1 else []
+    choices.append((label,))
+    return next((lines for lines in choices if card_text_fits(size, lines)), ())
+
+
+@lru_cache(maxsize=256)
+def card_text_fits(size: float, lines: tuple[str, ...]) -> bool:
+    """True when ``lines`` fit between a card's dots (on a crowded table they are left out:
+    the empty cells keep their labels and the cards below a stack still peek out)."""
+    font_size = label_size(size)
+    half_w = max(text_width(line, font_size, BOLD, LABEL_STRETCH) for line in lines) / 2
+    half_h = (digit_height(font_size, BOLD, LABEL_STRETCH) + (len(lines) - 1) * _line(font_size)) / 2
+    reach = dot_radius(size) + 1
+    for x, y in dot_spots(size):
+        dx, dy = max(0.0, abs(x) - half_w), max(0.0, abs(y) - half_h)
+        if math.hypot(dx, dy) < reach:
+            return False
+    return True
+
+
+def _line(font_size: int) -> int:
+    return digit_height(font_size, BOLD, LABEL_STRETCH) + px(2)
 
 
 def draw_card_text(
-    draw: ImageDraw.ImageDraw, layout: Layout, cell: Cell, piece: Piece, height: int, label: str
+    draw: ImageDraw.ImageDraw, layout: Layout, cell: Cell, piece: Any, height: int, label: str
 ) -> None:
-    """A card's texts: its ``q,r`` label and its stack height (drawn at the final scale)."""
-    text_fill: RGB = THEME.ink if piece.card == LEADER else (255, 255, 255)
+    """A card's texts in its middle (below the star on a Leader), where they fit."""
+    leader = piece.card == LEADER
+    lines = (
+        (label, *([f"x{height}"] if height > 1 else [])) if leader else card_lines(layout.size, height, label)
+    )
+    fill: RGB = THEME.ink if leader else WHITE
     cx, cy = layout.center(cell)
-    if piece.card == LEADER:
-        cy += layout.size * 0.58  # below the star
-    if label:
-        draw.text((cx, cy), label, font=font(max(8, round(layout.size * 0.27))), fill=text_fill, anchor="mm")
-    if height > 1:
-        badge = f"x{height}"
-        draw.text(
-            (cx, cy + layout.size * (-1.16 if piece.card == LEADER else 0.3)),
-            badge,
-            font=font(max(8, round(layout.size * 0.24))),
-            fill=text_fill,
-            anchor="mm",
-        )
+    font_size = label_size(layout.size)
+    line = _line(font_size)
+    if leader:
+        cy += layout.size * 0.62 - line * (len(lines) - 1) / 2
+    top = cy - line * (len(lines) - 1) / 2
+    for index, string in enumerate(lines):
+        draw_centered(draw, (cx, top + index * line), string, font_size, fill, BOLD, LABEL_STRETCH)
 
 
-def draw_star(draw: ImageDraw.ImageDraw, center: Point, radius: float, fill: RGB) -> None:
-    """A five-pointed star (the Leader)."""
-    cx, cy = center
-    points = []
-    for i in range(10):
-        reach = radius if i % 2 == 0 else radius * 0.42
-        angle = math.radians(-90 + 36 * i)
-        points.append((cx + reach * math.cos(angle), cy + reach * math.sin(angle)))
-    draw.polygon(points, fill=fill)
+def draw_empty(image: Image.Image, layout: Layout, cell: Cell) -> None:
+    """An empty cell next to the table (its label is drawn with the texts)."""
+    size = layout.size
+    centre = layout.center(cell)
+    paste_at(image, centre, THEME.grid, hex_mask(size, size / 20))
+    paste_at(image, centre, EMPTY_FILL, hex_mask(size, size / 20 + _edge(size)))
 
 
-def draw_winner_token(draw: ImageDraw.ImageDraw, layout: Layout, cell: Cell, winner: int) -> None:
+def draw_winner_token(image: Image.Image, layout: Layout, cell: Cell, winner: int) -> None:
     """The winner's Leader token laid on the surrounded card."""
     cx, cy = layout.center(cell)
-    radius = layout.size * 0.62
-    draw.ellipse(
-        (cx - radius, cy - radius, cx + radius, cy + radius),
-        fill=THEME.to_act,
-        outline=THEME.player(winner),
-        width=max(2, round(layout.size * 0.12)),
-    )
-    draw_star(draw, (cx, cy - radius * 0.12), radius * 0.55, THEME.player(winner))
+    radius = layout.size * 0.66
+    paste_disc(image, (cx, cy), 2 * radius, THEME.player(winner))
+    paste_disc(image, (cx, cy), 2 * radius * 0.82, THEME.to_act)
+    paste_at(image, (cx, cy - radius * 0.25), THEME.player(winner), star_mask(radius * 0.5))
 
 
-def draw_winner_text(draw: ImageDraw.ImageDraw, layout: Layout, cell: Cell) -> None:
-    """``WIN`` on the winner's token."""
-    cx, cy = layout.center(cell)
-    size = max(8, round(layout.size * 0.26))
-    draw.text((cx, cy + layout.size * 0.37), "WIN", font=font(size), fill=THEME.ink, anchor="mm")
-
-
-def draw_empty(draw: ImageDraw.ImageDraw, layout: Layout, cell: Cell) -> None:
-    """An empty cell next to the table, labelled with its ``q,r``."""
-    unit = layout.size / 40
-    draw.polygon(
-        layout.corners(cell, 2 * unit), fill=(236, 232, 222), outline=THEME.grid, width=max(1, round(unit))
-    )
-
-
-def draw_empty_text(draw: ImageDraw.ImageDraw, layout: Layout, cell: Cell) -> None:
-    """The ``q,r`` label of an empty cell."""
-    draw.text(
-        layout.center(cell),
-        format_cell(cell),
-        font=font(max(8, round(layout.size * 0.3))),
-        fill=THEME.muted,
-        anchor="mm",
-    )
-
-
-def draw_table(view: State, layout: Layout, image_size: tuple[int, int]) -> Image.Image:
-    """The table (cards and empty cells near them): shapes at ``SCALE`` times the layout, then
-    reduced, then the texts at the final size (sharper and faster)."""
-    big = layout.scaled(SCALE)
-    image = Image.new("RGB", (image_size[0] * SCALE, image_size[1] * SCALE), THEME.background)
-    draw = ImageDraw.Draw(image)
+def draw_table(view: Any, layout: Layout, image_size: tuple[int, int]) -> Image.Image:
+    """The table: empty cells next to it, the cards, the last placement and the surround."""
+    image = Image.new("RGB", image_size, THEME.background)
+    size = layout.size
     empty = frontier(view.tops)
     for cell in empty:
-        draw_empty(draw, big, cell)
+        draw_empty(image, layout, cell)
     for cell, stack in view.board:
-        draw_card_shape(draw, big, cell, stack[-1], len(stack))
-    if view.surrounded is not None and view.winner is not None:
+        draw_card_shape(image, layout, cell, stack[-1], len(stack))
+    won = view.surrounded is not None and view.winner is not None
+    if won:
         for other in neighbours(view.surrounded):
-            draw.polygon(big.corners(other, SCALE * 1.0), outline=THEME.to_act, width=round(big.size * 0.06))
-        draw_winner_token(draw, big, view.surrounded, view.winner)
+            paste_at(image, layout.center(other), THEME.to_act, ring_mask(size, 0, size * 0.09))
+        draw_winner_token(image, layout, view.surrounded, view.winner)
     if view.last is not None and view.last in view.tops:
-        draw.polygon(
-            big.corners(view.last, SCALE * 1.0), outline=THEME.highlight, width=round(big.size * 0.11)
-        )
-    image = image.reduce(SCALE)
+        paste_at(image, layout.center(view.last), THEME.highlight, ring_mask(size, 0, size * 0.12))
     draw = ImageDraw.Draw(image)
     for cell in empty:
-        draw_empty_text(draw, layout, cell)
+        draw_centered(
+            draw, layout.center(cell), format_cell(cell), label_size(size), THEME.muted, BOLD, LABEL_STRETCH
+        )
     for cell, stack in view.board:
-        if cell != view.surrounded:
+        if not (won and cell == view.surrounded):
             draw_card_text(draw, layout, cell, stack[-1], len(stack), format_cell(cell))
-    if view.surrounded is not None and view.winner is not None:
-        draw_winner_text(draw, layout, view.surrounded)
+    if won:
+        cx, cy = layout.center(view.surrounded)
+        draw_centered(draw, (cx, cy + size * 0.3), "WIN", label_size(size), THEME.ink, BOLD, LABEL_STRETCH)
     return image
 
 
-def strip_title(view: State) -> str:
+def strip_title(view: Any) -> str:
     """Whose turn and the card to play, or the result."""
-    if view.finished:
-        return f"Game over: {view.reason}"[:70]
+    outcome = GAME.outcome(view)
+    if outcome is not None:
+        return f"Game over: {outcome_phrase(GAME, outcome, SEAT_NAMES)}"[:70]
     who = SEAT_NAMES[view.turn]
     card = "a Leader (L)" if view.drawn == LEADER else view.drawn
     title = f"{who} to play {card}"
@@ -262,11 +342,11 @@ def strip_title(view: State) -> str:
     elif view.bonus_card:
         title += " (bonus card)"
     if view.bonus_left:
-        title += f"  +{view.bonus_left} bonus"
+        title += f" · +{view.bonus_left} bonus"
     return title
 
 
-def strip(view: State, players: Sequence[str], width: int) -> Image.Image:
+def strip(view: Any, players: Sequence[str], width: int) -> Image.Image:
     """The score strip: cards on top, bag size and best siege of each player."""
     tops = view.tops
     counts = [0, 0]
@@ -274,35 +354,36 @@ def strip(view: State, players: Sequence[str], width: int) -> Image.Image:
         counts[piece.owner] += 1
     lines = [
         ScoreLine(
-            f"{players[seat] if seat < len(players) else SEAT_NAMES[seat]} ({SEAT_NAMES[seat]})",
+            player_name(players, seat, SEAT_NAMES[seat]),
             counts[seat],
             f"bag {len(view.bags[seat])} · siege {siege(tops, seat)}/6",
+            SEAT_NAMES[seat],
         )
         for seat in range(2)
     ]
     return score_strip(width, lines, None if view.finished else view.turn, title=strip_title(view))
 
 
-def render_board(view: State, players: Sequence[str]) -> Image.Image:
+def render_board(view: Any, players: Sequence[str]) -> Image.Image:
     """The table with its coordinates, the last placement outlined and the score strip."""
     cells = [*view.tops, *frontier(view.tops)]
     layout, height = layout_for(cells)
-    table = draw_table(view, layout, (BOARD_WIDTH, height))
-    return stack_vertically([strip(view, players, BOARD_WIDTH), table])
+    table = draw_table(view, layout, (WIDTH, height))
+    return stack_vertically([strip(view, players, WIDTH), table])
 
 
 # -- the hand ---------------------------------------------------------------------------------
 
-HAND_HEX = 44.0
+HAND_HEX = float(px(24))
 HAND_COLUMNS = 3
-HAND_CELL_W = BOARD_WIDTH // HAND_COLUMNS
-HAND_CELL_H = 150
+HAND_CELL_W = WIDTH // HAND_COLUMNS
+HAND_CELL_H = round(2 * HAND_HEX) + px(62)
 
 
-def rotation_fits(view: State) -> dict[str, list[str]]:
+def rotation_fits(view: Any) -> dict[str, list[str]]:
     """The legal cells (``q,r``, ``^`` for a stack) of each rotation of the drawn card."""
     fits: dict[str, list[str]] = {}
-    for move in view.legal:
+    for move in GAME.legal_moves(view):
         if move.cell is not None:
             fits.setdefault(move.laid, []).append(format_cell(move.cell) + ("^" if move.stack else ""))
     return fits
@@ -317,70 +398,74 @@ def fits_note(places: Sequence[str]) -> str:
     return f"fits {len(places)} places"
 
 
-def render_hand(view: State, seat: int, players: Sequence[str]) -> Image.Image:
+def render_hand(view: Any, seat: int, players: Sequence[str]) -> Image.Image:
     """The card ``seat`` must play now, in its six rotations labelled with their notation."""
-    name = players[seat] if seat < len(players) else SEAT_NAMES[seat]
-    header = Image.new("RGB", (BOARD_WIDTH, 40), THEME.strip)
-    head = ImageDraw.Draw(header)
-    colour = THEME.player(seat)
-    head.rectangle((8, 12, 22, 26), fill=colour)
+    who = f"{player_name(players, seat, SEAT_NAMES[seat])} ({SEAT_NAMES[seat]})"
     if view.finished or view.turn != seat or not view.drawn:
-        text = f"{name} ({SEAT_NAMES[seat]}): nothing to play now"
-        head.text((30, 11), text, font=font(15), fill=THEME.strip_ink)
-        return header
+        return hand_band(THEME.player(seat), f"{who}: nothing to play now")
     card = view.drawn
     if card == LEADER:
-        head.text(
-            (30, 11),
-            f"{name} ({SEAT_NAMES[seat]}) must play a Leader: L",
-            font=font(15),
-            fill=THEME.strip_ink,
+        return stack_vertically(
+            [hand_band(THEME.player(seat), f"{who} must play a Leader: L"), leader_panel(seat)]
         )
-        return stack_vertically([header, leader_panel(seat)])
     extra = f" (+{view.bonus_left} bonus)" if view.bonus_left else ""
-    head.text(
-        (30, 11),
-        f"{name} ({SEAT_NAMES[seat]}) must play card {card}{extra}",
-        font=font(15),
-        fill=THEME.strip_ink,
-    )
+    header = hand_band(THEME.player(seat), f"{who} must play card {card}{extra}")
     return stack_vertically([header, rotations_panel(view, card, seat)])
 
 
 def leader_panel(seat: int) -> Image.Image:
     """A Leader card and how to write it."""
-    image = Image.new("RGB", (BOARD_WIDTH * SCALE, 130 * SCALE), THEME.background)
+    height = round(2 * HAND_HEX) + px(24)
+    image = Image.new("RGB", (WIDTH, height), THEME.background)
+    layout = Layout(HAND_HEX, (px(10) + HAND_HEX, height / 2))
+    draw_card_shape(image, layout, (0, 0), Shown(LEADER, 0, seat), 1)
     draw = ImageDraw.Draw(image)
-    layout = Layout(HAND_HEX * SCALE, (70 * SCALE, 65 * SCALE))
-    draw_card(draw, layout, (0, 0), Piece(LEADER, 0, seat))
     notes = ("L@q,r  next to any card", "L@q,r^  on top of any card", "wild: matches every number")
+    left = round(px(20) + 2 * HAND_HEX)
     for i, note in enumerate(notes):
-        draw.text((140 * SCALE, (35 + 25 * i) * SCALE), note, font=font(16 * SCALE), fill=THEME.ink)
-    return image.reduce(SCALE)
+        text(draw, (left, height / 2 + (i - 1) * px(17)), note, TEXT.body, THEME.ink, anchor="lm")
+    return image
 
 
-def rotations_panel(view: State, card: str, seat: int) -> Image.Image:
-    """The six rotations of ``card``, each with its notation and how many places it fits."""
+@dataclass(frozen=True)
+class Shown:
+    """A card drawn in a hand: its name (or ``L``), its rotation and its owner's seat."""
+
+    card: str
+    rotation: int
+    owner: int
+
+    @property
+    def sides(self) -> tuple[int, ...] | None:
+        """The number on each side 0-5 (None for a Leader)."""
+        return None if self.card == LEADER else SIDES[self.card, self.rotation]
+
+
+def rotations_panel(view: Any, card: str, seat: int) -> Image.Image:
+    """The six rotations of ``card``, each with its notation and where it fits."""
     rows = 6 // HAND_COLUMNS
-    image = Image.new("RGB", (BOARD_WIDTH * SCALE, rows * HAND_CELL_H * SCALE), THEME.background)
-    draw = ImageDraw.Draw(image)
+    image = Image.new("RGB", (WIDTH, rows * HAND_CELL_H), THEME.background)
     fits = rotation_fits(view)
+    placed = []
     for rotation in range(6):
         row, column = divmod(rotation, HAND_COLUMNS)
-        cx = (column + 0.5) * HAND_CELL_W
-        cy = row * HAND_CELL_H + 58
-        layout = Layout(HAND_HEX * SCALE, (cx * SCALE, cy * SCALE))
-        draw_card(draw, layout, (0, 0), Piece(card, rotation, seat))
+        centre = ((column + 0.5) * HAND_CELL_W, row * HAND_CELL_H + px(14) + HAND_HEX)
+        layout = Layout(HAND_HEX, centre)
+        draw_card_shape(image, layout, (0, 0), Shown(card, rotation, seat), 1)
+        placed.append((rotation, layout, centre))
+    draw = ImageDraw.Draw(image)
+    for rotation, layout, (cx, cy) in placed:
         sides = SIDES[card, rotation]
         for side in range(6):
-            x, y = layout.side_point((0, 0), side, 1.2)
-            draw.text((x, y), str(sides[side]), font=font(11 * SCALE), fill=THEME.muted, anchor="mm")
-        text = laid(card, rotation)
-        places = fits.get(text, [])
-        label_y = (cy + 66) * SCALE
-        draw.text((cx * SCALE, label_y), text, font=font(17 * SCALE), fill=THEME.ink, anchor="mm")
-        note = fits_note(places)
-        draw.text(
-            (cx * SCALE, label_y + 18 * SCALE), note, font=font(11 * SCALE), fill=THEME.muted, anchor="mm"
+            at = layout.side_point((0, 0), side, 1.28)
+            draw_centered(draw, at, str(sides[side]), TEXT.small, THEME.muted, BOLD)
+        label_y = cy + HAND_HEX + px(17)
+        text_laid = laid(card, rotation)
+        draw_centered(draw, (cx, label_y), text_laid, TEXT.title, THEME.ink, BOLD)
+        draw_centered(
+            draw, (cx, label_y + px(16)), fits_note(fits.get(text_laid, [])), TEXT.small, THEME.muted
         )
-    return image.reduce(SCALE)
+    return image
+
+
+RENDERER = Drawn("geronimos", render_board, render_hand)

@@ -1,41 +1,59 @@
 """Puzz-Ominos (two players): the table around the played area and a player's unplayed pieces.
 
-Red (seat 0) is drawn in Okabe-Ito vermillion and Blue in Okabe-Ito blue; every piece has its
+Red (whoever starts) is drawn in Okabe-Ito vermillion and Blue in Okabe-Ito blue; every piece has its
 own dark outline and its letter, so pieces stay distinct without relying on colour. The last
-turn's pieces are tinted lighter and outlined in the highlight colour.
+turn's pieces are tinted lighter and outlined in the highlight colour. The table grows in steps
+of :data:`STEP` columns and rows (so its image keeps its size between moves); its grid and axis
+labels are drawn once per size and reused, and a label goes on every coordinate, or every
+other one, or every fifth, as room allows.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from typing import Protocol
+from functools import lru_cache
+from typing import Any, Protocol
 
 from PIL import Image, ImageDraw
 
+from games.core import outcome_phrase
+from games.puzzominos import GAME
 from games.puzzominos.board import bounds_of
-from games.puzzominos.game import SEAT_NAMES, Placement, PuzzState
 from games.puzzominos.pieces import FREE_TURN_PIECES, Cell, base_cells
+from games.puzzominos.state import COLOUR_NAMES as SEAT_NAMES
+from rendering.base import Drawn
+from rendering.charts import score_chart
 from rendering.common import (
-    BOARD_WIDTH,
+    BOLD,
+    CONDENSED,
     RGB,
+    TEXT,
     THEME,
+    WIDTH,
     ScoreLine,
     draw_centered,
-    font,
+    player_name,
+    px,
     score_strip,
+    shorten,
     stack_vertically,
+    text,
+    text_width,
+    tint,
 )
 
 SEAT_COLOURS: tuple[RGB, RGB] = (THEME.players[1], THEME.players[0])
 """Red = vermillion, Blue = blue (Okabe-Ito: distinct for colour-blind players)."""
 STRIP_THEME = replace(THEME, players=SEAT_COLOURS)
 OUTLINE: RGB = (25, 25, 25)
-MAX_BOARD_HEIGHT = 640
-MIN_CELL, MAX_CELL = 8, 36
-MIN_SPAN = 9
+MAX_BOARD_HEIGHT = 1150
+MAX_CELL = px(22)
+MIN_SPAN = 10
 MARGIN = 1
-LABEL_LEFT, LABEL_TOP, PAD = 30, 22, 6
+STEP = 2
+"""The table's columns and rows come in multiples of this (so its size is steady)."""
+LABEL_LEFT, LABEL_TOP, PAD = px(18), px(15), px(4)
 
 
 # -- geometry ---------------------------------------------------------------------------------
@@ -51,7 +69,7 @@ class Layout:
     cols: int
     rows: int
     cell: int
-    width: int = BOARD_WIDTH
+    width: int = WIDTH
     label_top: int = LABEL_TOP
     """Room above the grid for the column labels."""
     pad: int = PAD
@@ -85,42 +103,47 @@ class Layout:
 
     def label_step(self) -> int:
         """Label every coordinate, every other one, or every fifth, as room allows."""
-        if self.cell >= 18:
-            return 1
-        return 2 if self.cell >= 11 else 5
+        lowest, highest = (self.min_x, self.min_y), (self.min_x + self.cols - 1, self.min_y + self.rows - 1)
+        widest = max(text_width(str(value), TEXT.small, BOLD, CONDENSED) for value in (*lowest, *highest))
+        for step in (1, 2, 5):
+            if step * self.cell >= widest + px(3):
+                return step
+        return 10
 
 
-def layout_for(cells: Iterable[Cell], width: int = BOARD_WIDTH) -> Layout:
+def _grown(low: int, high: int) -> tuple[int, int]:
+    """``low..high`` with the margin, at least :data:`MIN_SPAN` long, in whole steps."""
+    low, high = low - MARGIN, high + MARGIN
+    count = max(MIN_SPAN, high - low + 1)
+    count = -(-count // STEP) * STEP
+    low -= (count - (high - low + 1)) // 2
+    return low, count
+
+
+def layout_for(cells: Iterable[Cell], width: int = WIDTH) -> Layout:
     """The layout showing ``cells`` (and ``0,0``) with a margin, as large as fits."""
     min_x, min_y, max_x, max_y = bounds_of([(0, 0), *cells])
-    min_x, min_y, max_x, max_y = min_x - MARGIN, min_y - MARGIN, max_x + MARGIN, max_y + MARGIN
-    cols, rows = max_x - min_x + 1, max_y - min_y + 1
-    if cols < MIN_SPAN:
-        min_x -= (MIN_SPAN - cols) // 2
-        cols = MIN_SPAN
-    if rows < MIN_SPAN:
-        min_y -= (MIN_SPAN - rows) // 2
-        rows = MIN_SPAN
+    min_x, cols = _grown(min_x, max_x)
+    min_y, rows = _grown(min_y, max_y)
     by_width = (width - LABEL_LEFT - PAD) // cols
     by_height = (MAX_BOARD_HEIGHT - LABEL_TOP - PAD) // rows
-    cell = max(MIN_CELL, min(MAX_CELL, by_width, by_height))
-    return Layout(min_x, min_y, cols, rows, cell, max(width, LABEL_LEFT + PAD + cols * cell))
+    cell = max(1, min(MAX_CELL, by_width, by_height))
+    return Layout(min_x, min_y, cols, rows, cell, width)
+
+
+def letter_size(cell: int, name: str) -> int:
+    """The font size of a piece's name in a cell of ``cell`` px (never below the small text)."""
+    return max(TEXT.small, round(cell * (0.52 if len(name) > 1 else 0.62)))
 
 
 # -- drawing ------------------------------------------------------------------------------------
 
 
-def tint(colour: RGB, amount: float) -> RGB:
-    """``colour`` mixed with white (``amount`` 0 keeps it, 1 gives white)."""
-    r, g, b = colour
-    return (
-        round(r + (255 - r) * amount),
-        round(g + (255 - g) * amount),
-        round(b + (255 - b) * amount),
-    )
-
-
-def _draw_grid(draw: ImageDraw.ImageDraw, layout: Layout) -> None:
+@lru_cache(maxsize=8)
+def base_layer(layout: Layout) -> Image.Image:
+    """What never changes for a layout: background, grid and axis labels."""
+    image = Image.new("RGB", (layout.width, layout.height), THEME.background)
+    draw = ImageDraw.Draw(image)
     right = layout.left + layout.cols * layout.cell
     bottom = layout.top + layout.rows * layout.cell
     for col in range(layout.cols + 1):
@@ -130,19 +153,20 @@ def _draw_grid(draw: ImageDraw.ImageDraw, layout: Layout) -> None:
         y = layout.top + row * layout.cell
         draw.line((layout.left, y, right, y), fill=THEME.grid)
     step = layout.label_step()
-    size = 11 if layout.cell < 18 else 12
     for col in range(layout.cols):
         x = layout.min_x + col
         if x % step == 0:
             centre = layout.cell_center((x, layout.min_y))
             colour = THEME.ink if x == 0 else THEME.muted
-            draw_centered(draw, (centre[0], layout.top - 10), str(x), size, colour)
+            draw_centered(draw, (centre[0], layout.top / 2), str(x), TEXT.small, colour, BOLD, CONDENSED)
     for row in range(layout.rows):
         y = layout.min_y + row
         if y % step == 0:
             centre = layout.cell_center((layout.min_x, y))
             colour = THEME.ink if y == 0 else THEME.muted
-            draw.text((layout.left - 4, centre[1]), str(y), font=font(size), fill=colour, anchor="rm")
+            at = (layout.left - px(3), centre[1])
+            text(draw, at, str(y), TEXT.small, colour, anchor="rm", weight=BOLD, stretch=CONDENSED)
+    return image
 
 
 class Grid(Protocol):
@@ -154,19 +178,20 @@ class Grid(Protocol):
 
 
 def outline(draw: ImageDraw.ImageDraw, layout: Grid, cells: Sequence[Cell], colour: RGB, width: int) -> None:
-    """Draw the boundary edges of the piece made of ``cells``."""
+    """Draw the boundary edges of the piece made of ``cells`` (centred on the grid lines)."""
     own = set(cells)
+    low, high = width // 2, (width - 1) // 2
     for cell in cells:
         x0, y0, x1, y1 = layout.cell_box(cell)
         x, y = cell
         if (x, y - 1) not in own:
-            draw.line((x0, y0, x1, y0), fill=colour, width=width)
+            draw.rectangle((x0 - low, y0 - low, x1 + high, y0 + high), fill=colour)
         if (x, y + 1) not in own:
-            draw.line((x0, y1, x1, y1), fill=colour, width=width)
+            draw.rectangle((x0 - low, y1 - low, x1 + high, y1 + high), fill=colour)
         if (x - 1, y) not in own:
-            draw.line((x0, y0, x0, y1), fill=colour, width=width)
+            draw.rectangle((x0 - low, y0 - low, x0 + high, y1 + high), fill=colour)
         if (x + 1, y) not in own:
-            draw.line((x1, y0, x1, y1), fill=colour, width=width)
+            draw.rectangle((x1 - low, y0 - low, x1 + high, y1 + high), fill=colour)
 
 
 def label_cell(cells: Sequence[Cell]) -> Cell:
@@ -176,26 +201,25 @@ def label_cell(cells: Sequence[Cell]) -> Cell:
     return min(cells, key=lambda c: ((c[0] - mean_x) ** 2 + (c[1] - mean_y) ** 2, c[1], c[0]))
 
 
-def _draw_piece(draw: ImageDraw.ImageDraw, layout: Layout, placement: Placement, last: bool) -> None:
+def _draw_piece(draw: ImageDraw.ImageDraw, layout: Layout, placement: Any, last: bool) -> None:
     cells = placement.cells
-    colour = SEAT_COLOURS[placement.seat]
+    colour = SEAT_COLOURS[placement.colour]
     fill = tint(colour, 0.45) if last else colour
     for cell in cells:
         x0, y0, x1, y1 = layout.cell_box(cell)
         draw.rectangle((x0, y0, x1, y1), fill=fill)
-    outline(draw, layout, cells, OUTLINE, max(1, layout.cell // 12))
-    if layout.cell >= 14:
-        centre = layout.cell_center(label_cell(cells))
-        ink = OUTLINE if last else (255, 255, 255)
-        size = max(9, int(layout.cell * (0.5 if len(placement.piece) > 1 else 0.62)))
-        draw_centered(draw, centre, placement.piece, size, ink)
+    outline(draw, layout, cells, OUTLINE, max(2, layout.cell // 14))
+    centre = layout.cell_center(label_cell(cells))
+    ink = OUTLINE if last else (255, 255, 255)
+    draw_centered(
+        draw, centre, placement.piece, letter_size(layout.cell, placement.piece), ink, BOLD, CONDENSED
+    )
 
 
-def board_image(state: PuzzState, layout: Layout) -> Image.Image:
+def board_image(state: Any, layout: Layout) -> Image.Image:
     """The table alone (no score strip) drawn with ``layout``."""
-    image = Image.new("RGB", (layout.width, layout.height), THEME.background)
+    image = base_layer(layout).copy()
     draw = ImageDraw.Draw(image)
-    _draw_grid(draw, layout)
     if not state.placements:  # where Red's first piece goes
         x0, y0, _, _ = layout.cell_box((0, 0))
         size = layout.cell // 2
@@ -204,25 +228,33 @@ def board_image(state: PuzzState, layout: Layout) -> Image.Image:
     for placement in state.placements:
         _draw_piece(draw, layout, placement, placement in last)
     for placement in state.last_turn:
-        outline(draw, layout, placement.cells, THEME.highlight, max(3, layout.cell // 6))
+        outline(draw, layout, placement.cells, THEME.highlight, max(4, layout.cell // 6))
     return image
 
 
-def _strip(state: PuzzState, players: Sequence[str], width: int) -> Image.Image:
+def _strip(state: Any, players: Sequence[str], width: int) -> Image.Image:
     lines = [
-        ScoreLine(f"{players[s]} ({SEAT_NAMES[s]})", state.scores[s], f"{len(state.left(s))} left")
-        for s in (0, 1)
+        ScoreLine(
+            player_name(players, seat, SEAT_NAMES[state.colour(seat)]),
+            state.scores[seat],
+            f"{len(state.left(seat))} left",
+            SEAT_NAMES[state.colour(seat)],
+        )
+        for seat in (0, 1)
     ]
-    if state.to_act is None:
-        title = f"Puzz-Ominos · game over: {state.end_reason}"
+    outcome = GAME.outcome(state)
+    to_act = SEAT_NAMES[state.colour(state.to_act or 0)]
+    if outcome is not None:
+        title = f"Puzz-Ominos · game over: {outcome_phrase(GAME, outcome, players)}"
     elif state.second_piece:
-        title = f"Puzz-Ominos · turn {state.turn} · {SEAT_NAMES[state.to_act]}: Free Turn, second piece"
+        title = f"Puzz-Ominos · turn {state.turn} · {to_act}: Free Turn, second piece"
     else:
-        title = f"Puzz-Ominos · turn {state.turn} · {SEAT_NAMES[state.to_act]} to play"
-    return score_strip(width, lines, state.to_act, title=title, theme=STRIP_THEME)
+        title = f"Puzz-Ominos · turn {state.turn} · {to_act} to play"
+    theme = replace(STRIP_THEME, players=tuple(SEAT_COLOURS[state.colour(s)] for s in (0, 1)))
+    return score_strip(width, lines, state.to_act, title=title, theme=theme)
 
 
-def render_board(view: PuzzState, players: Sequence[str]) -> Image.Image:
+def render_board(view: Any, players: Sequence[str]) -> Image.Image:
     """The table around the played area, axes labelled, last turn highlighted, score strip."""
     layout = layout_for(view.occupied)
     board = board_image(view, layout)
@@ -232,9 +264,9 @@ def render_board(view: PuzzState, players: Sequence[str]) -> Image.Image:
 # -- hand ---------------------------------------------------------------------------------------
 
 HAND_COLUMNS = 5
-HAND_CELL = 16
-SLOT_HEIGHT = 5 * HAND_CELL + 34
-HAND_TITLE = 30
+HAND_CELL = px(8)
+SLOT_HEIGHT = 5 * HAND_CELL + px(34)
+HAND_TITLE = px(22)
 
 
 def draw_hand_piece(draw: ImageDraw.ImageDraw, index: int, piece: str, colour: RGB) -> None:
@@ -244,13 +276,14 @@ def draw_hand_piece(draw: ImageDraw.ImageDraw, index: int, piece: str, colour: R
     width = (max(x for x, _ in cells) + 1) * HAND_CELL
     height = (max(y for _, y in cells) + 1) * HAND_CELL
     ox = (x0 + x1 - width) // 2
-    oy = y0 + 6 + (5 * HAND_CELL - height) // 2
+    oy = y0 + px(3) + (5 * HAND_CELL - height) // 2
+    line = max(2, HAND_CELL // 12)
     for x, y in cells:
         box = (ox + x * HAND_CELL, oy + y * HAND_CELL, ox + (x + 1) * HAND_CELL, oy + (y + 1) * HAND_CELL)
-        draw.rectangle(box, fill=colour, outline=OUTLINE)
+        draw.rectangle(box, fill=colour, outline=OUTLINE, width=line)
 
 
-def hand_slot(index: int, width: int = BOARD_WIDTH) -> tuple[int, int, int, int]:
+def hand_slot(index: int, width: int = WIDTH) -> tuple[int, int, int, int]:
     """The pixel box of the ``index``-th piece in the hand image."""
     slot_width = width // HAND_COLUMNS
     row, col = divmod(index, HAND_COLUMNS)
@@ -259,20 +292,48 @@ def hand_slot(index: int, width: int = BOARD_WIDTH) -> tuple[int, int, int, int]
     return x0, y0, x0 + slot_width, y0 + SLOT_HEIGHT
 
 
-def render_hand(view: PuzzState, seat: int, players: Sequence[str]) -> Image.Image:
-    """``seat``'s unplayed pieces in orientation ``r0``, each with its name."""
-    pieces = view.left(seat)
-    rows = max(1, (len(pieces) + HAND_COLUMNS - 1) // HAND_COLUMNS)
-    image = Image.new("RGB", (BOARD_WIDTH, HAND_TITLE + rows * SLOT_HEIGHT + 6), THEME.background)
+def hand_image(title: str, pieces: Sequence[tuple[str, str, str, RGB]], empty: str) -> Image.Image:
+    """A hand: ``title``, then each piece (name, label, note, colour) in ``r0`` with its label
+    and a note under it."""
+    rows = max(1, -(-len(pieces) // HAND_COLUMNS))
+    image = Image.new("RGB", (WIDTH, HAND_TITLE + rows * SLOT_HEIGHT + px(3)), THEME.background)
     draw = ImageDraw.Draw(image)
-    colour = SEAT_COLOURS[seat]
-    title = f"{players[seat]} ({SEAT_NAMES[seat]}) · {len(pieces)} pieces left (shown in r0)"
-    draw.text((10, 8), title, font=font(15), fill=THEME.ink)
+    title = shorten(title, TEXT.title, WIDTH - px(8), BOLD)
+    text(draw, (px(4), HAND_TITLE // 2), title, TEXT.title, THEME.ink, anchor="lm", weight=BOLD)
     if not pieces:
-        draw.text((10, HAND_TITLE + 10), "All pieces played.", font=font(14), fill=THEME.muted)
-    for index, piece in enumerate(pieces):
+        text(draw, (px(4), HAND_TITLE + px(10)), empty, TEXT.body, THEME.muted, anchor="lm")
+    for index, (piece, label, note, colour) in enumerate(pieces):
         x0, y0, x1, _ = hand_slot(index)
         draw_hand_piece(draw, index, piece, colour)
-        label = f"{piece} · Free Turn" if piece in FREE_TURN_PIECES else piece
-        draw_centered(draw, ((x0 + x1) / 2, y0 + 5 * HAND_CELL + 20), label, 14, THEME.ink)
+        middle = (x0 + x1) / 2
+        draw_centered(draw, (middle, y0 + 5 * HAND_CELL + px(13)), label, TEXT.body, THEME.ink, BOLD)
+        draw_centered(draw, (middle, y0 + 5 * HAND_CELL + px(26)), note, TEXT.small, THEME.muted)
     return image
+
+
+def render_hand(view: Any, seat: int, players: Sequence[str]) -> Image.Image:
+    """``seat``'s unplayed pieces in orientation ``r0``, each with its name."""
+    pieces = view.left(seat)
+    colour = SEAT_COLOURS[view.colour(seat)]
+    tag = SEAT_NAMES[view.colour(seat)]
+    title = f"{player_name(players, seat, tag)} ({tag}) · {len(pieces)} pieces left (shown in r0)"
+    shown = [(piece, piece, "Free Turn" if piece in FREE_TURN_PIECES else "", colour) for piece in pieces]
+    return hand_image(title, shown, "All pieces played.")
+
+
+class PuzzominosRenderer(Drawn):
+    """The Puzz-Ominos table and hands; Red (whoever the coin made start) is vermillion, in the
+    charts too."""
+
+    def colour(self, seat: int) -> RGB:
+        return SEAT_COLOURS[seat % 2]
+
+    def chart(
+        self, views: Sequence[Any], scores: Sequence[Sequence[int]], players: Sequence[str], title: str
+    ) -> Image.Image:
+        """The score chart, each player in the colour they played."""
+        colours = [SEAT_COLOURS[views[-1].colour(seat)] for seat in range(len(players))]
+        return score_chart(scores, players, colours, title)
+
+
+RENDERER = PuzzominosRenderer("puzzominos", render_board, render_hand)

@@ -4,31 +4,41 @@ Each pentomino has its own colour (a 12-colour set built from the Okabe-Ito and 
 palettes) *and* its letter and a dark outline, so pieces stay distinct without relying on
 colour. The last piece placed is outlined in the highlight colour; pieces placed on a hint are
 striped. Squares outside the target are dark. After giving up, the solution's other pieces are
-drawn pale ("ghosts") around the player's own.
+drawn pale ("ghosts") around the player's own. The empty target with its labels is drawn once
+and reused.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any
 
 from PIL import Image, ImageDraw
 
-from games.puzzominos.notation import Place
-from games.puzzominos.pieces import PENTOMINOES, Cell
-from games.puzzominos.solo import SoloState, cells_of
+from games.puzzominos.board import Place
+from games.puzzominos.pieces import PENTOMINOES
 from games.puzzominos.targets import COLUMNS
+from rendering.base import Drawn
+from rendering.charts import Series, line_chart
 from rendering.common import (
-    BOARD_WIDTH,
+    BOLD,
     RGB,
+    TEXT,
     THEME,
+    WIDTH,
     ScoreLine,
+    counted,
     draw_centered,
-    font,
+    player_name,
+    px,
     score_strip,
     stack_vertically,
+    text,
+    tint,
 )
-from rendering.puzzominos import OUTLINE, Layout, draw_hand_piece, hand_slot, label_cell, outline, tint
+from rendering.puzzominos import OUTLINE, Layout, hand_image, label_cell, letter_size, outline
 
 PIECE_COLOURS: dict[str, RGB] = dict(
     zip(
@@ -54,35 +64,47 @@ DARK_LETTER = frozenset({"F", "I", "N", "W", "X", "U"})
 """Pieces light enough that their letter is drawn dark."""
 HOLE: RGB = (70, 72, 80)
 EMPTY: RGB = (255, 255, 255)
-MAX_BOARD_HEIGHT = 640
-MAX_CELL = 40
-LABEL_LEFT, LABEL_TOP, PAD = 30, 24, 8
+MAX_BOARD_HEIGHT = 1150
+MAX_CELL = px(26)
+LABEL_LEFT, LABEL_TOP, PAD = px(18), px(15), px(4)
 
 
-def layout_for(cols: int, rows: int, width: int = BOARD_WIDTH) -> Layout:
+def layout_for(cols: int, rows: int, width: int = WIDTH) -> Layout:
     """The largest layout of a ``cols`` x ``rows`` board that fits the width and height."""
     by_width = (width - LABEL_LEFT - PAD) // cols
     by_height = (MAX_BOARD_HEIGHT - LABEL_TOP - PAD) // rows
-    cell = max(12, min(MAX_CELL, by_width, by_height))
+    cell = max(1, min(MAX_CELL, by_width, by_height))
     return Layout(0, 0, cols, rows, cell, width, label_top=LABEL_TOP, pad=PAD)
 
 
-def _grid(draw: ImageDraw.ImageDraw, layout: Layout, squares: frozenset[Cell]) -> None:
+@lru_cache(maxsize=8)
+def base_layer(layout: Layout, squares: frozenset[tuple[int, int]]) -> Image.Image:
+    """The empty target: squares, holes and the ``A1`` labels."""
+    image = Image.new("RGB", (layout.width, layout.height), THEME.background)
+    draw = ImageDraw.Draw(image)
     for y in range(layout.rows):
         for x in range(layout.cols):
             fill = EMPTY if (x, y) in squares else HOLE
             draw.rectangle(layout.cell_box((x, y)), fill=fill, outline=THEME.grid)
-    size = 13 if layout.cell >= 20 else 11
     for x in range(layout.cols):
         centre = layout.cell_center((x, 0))
-        draw_centered(draw, (centre[0], layout.top - 11), COLUMNS[x], size, THEME.ink)
+        draw_centered(draw, (centre[0], layout.top / 2), COLUMNS[x], TEXT.small, THEME.ink, BOLD)
     for y in range(layout.rows):
         centre = layout.cell_center((0, y))
-        draw.text((layout.left - 5, centre[1]), str(y + 1), font=font(size), fill=THEME.ink, anchor="rm")
+        text(
+            draw,
+            (layout.left - px(3), centre[1]),
+            str(y + 1),
+            TEXT.small,
+            THEME.ink,
+            anchor="rm",
+            weight=BOLD,
+        )
+    return image
 
 
 def _piece(draw: ImageDraw.ImageDraw, layout: Layout, place: Place, *, ghost: bool, hinted: bool) -> None:
-    cells = cells_of(place)
+    cells = place.cells
     colour = PIECE_COLOURS[place.piece]
     fill = tint(colour, 0.7) if ghost else colour
     for cell in cells:
@@ -90,17 +112,17 @@ def _piece(draw: ImageDraw.ImageDraw, layout: Layout, place: Place, *, ghost: bo
         draw.rectangle((x0, y0, x1, y1), fill=fill)
         if hinted:
             draw.line((x0, y1, x1, y0), fill=tint(colour, 0.5), width=max(2, layout.cell // 8))
-    line = max(1, layout.cell // 14) if ghost else max(2, layout.cell // 10)
+    line = max(2, layout.cell // 14) if ghost else max(3, layout.cell // 10)
     outline(draw, layout, cells, tint(OUTLINE, 0.5) if ghost else OUTLINE, line)
     ink = OUTLINE if ghost or place.piece in DARK_LETTER else (255, 255, 255)
-    draw_centered(draw, layout.cell_center(label_cell(cells)), place.piece, int(layout.cell * 0.6), ink)
+    centre = layout.cell_center(label_cell(cells))
+    draw_centered(draw, centre, place.piece, letter_size(layout.cell, place.piece), ink, BOLD)
 
 
-def board_image(state: SoloState, layout: Layout) -> Image.Image:
+def board_image(state: Any, layout: Layout) -> Image.Image:
     """The target alone (no score strip)."""
-    image = Image.new("RGB", (layout.width, layout.height), THEME.background)
+    image = base_layer(layout, frozenset(state.target.cells)).copy()
     draw = ImageDraw.Draw(image)
-    _grid(draw, layout, state.target.cells)
     own = state.places
     kept = bool(state.solution) and state.solution[: len(own)] == own
     if state.solution and not kept:  # a fresh solution, shown instead of the stuck position
@@ -112,11 +134,11 @@ def board_image(state: SoloState, layout: Layout) -> Image.Image:
     for place in state.solution[len(own) :]:
         _piece(draw, layout, place, ghost=True, hinted=False)
     if state.placed and state.status != "gave up":
-        outline(draw, layout, cells_of(state.placed[-1].place), THEME.highlight, max(3, layout.cell // 7))
+        outline(draw, layout, state.placed[-1].place.cells, THEME.highlight, max(3, layout.cell // 7))
     return image
 
 
-def _title(state: SoloState) -> str:
+def _title(state: Any) -> str:
     target = state.target.name
     if state.status == "solved":
         return f"Puzz-Ominos solitaire · {target} · solved!"
@@ -128,13 +150,13 @@ def _title(state: SoloState) -> str:
     return f"Puzz-Ominos solitaire · {target} · {state.empty_squares} squares to fill"
 
 
-def render_board(view: SoloState, players: Sequence[str]) -> Image.Image:
+def render_board(view: Any, players: Sequence[str]) -> Image.Image:
     """The target board, ``A1`` labels, the last piece highlighted, and a score strip."""
     target = view.target
     layout = layout_for(target.width, target.height)
     board = board_image(view, layout)
-    extra = f"{view.hints} hint{'s' if view.hints != 1 else ''}" if view.hints else ""
-    line = ScoreLine(players[0] if players else "Player", f"{len(view.placed)}/{target.needed}", extra)
+    extra = counted(view.hints, "hint") if view.hints else ""
+    line = ScoreLine(player_name(players, 0, "Player"), f"{len(view.placed)}/{target.needed}", extra)
     to_act = 0 if view.status == "playing" else None
     strip = score_strip(board.width, [line], to_act, title=_title(view))
     return stack_vertically([board, strip])
@@ -142,28 +164,46 @@ def render_board(view: SoloState, players: Sequence[str]) -> Image.Image:
 
 # -- hand ---------------------------------------------------------------------------------------
 
-HAND_CELL = 16
-HAND_TITLE = 30
-HAND_COLUMNS = 5
-SLOT_HEIGHT = 5 * HAND_CELL + 34
 
-
-def render_hand(view: SoloState, seat: int, players: Sequence[str]) -> Image.Image:
+def render_hand(view: Any, seat: int, players: Sequence[str]) -> Image.Image:
     """The pieces left in orientation ``r0``, each in its colour with its name (``x2`` for two
     copies)."""
     counts = Counter(view.left())
-    names = list(counts)
-    rows = max(1, (len(names) + HAND_COLUMNS - 1) // HAND_COLUMNS)
-    image = Image.new("RGB", (BOARD_WIDTH, HAND_TITLE + rows * SLOT_HEIGHT + 6), THEME.background)
-    draw = ImageDraw.Draw(image)
-    who = players[seat] if seat < len(players) else "You"
+    who = player_name(players, seat, "You")
     title = f"{who} · {view.target.name} · {len(view.left())} pieces left (shown in r0)"
-    draw.text((10, 8), title, font=font(15), fill=THEME.ink)
-    if not names:
-        draw.text((10, HAND_TITLE + 10), "No pieces left.", font=font(14), fill=THEME.muted)
-    for index, piece in enumerate(names):
-        x0, y0, x1, _ = hand_slot(index)
-        draw_hand_piece(draw, index, piece, PIECE_COLOURS[piece])
-        label = f"{piece} x{counts[piece]}" if counts[piece] > 1 else piece
-        draw_centered(draw, ((x0 + x1) / 2, y0 + 5 * HAND_CELL + 20), label, 14, THEME.ink)
-    return image
+    shown = [
+        (piece, piece, f"x{count}" if count > 1 else "", PIECE_COLOURS[piece])
+        for piece, count in counts.items()
+    ]
+    return hand_image(title, shown, "No pieces left.")
+
+
+# -- the replay chart ---------------------------------------------------------------------------
+
+
+def progress_chart(views: Sequence[Any], players: Sequence[str], title: str) -> Image.Image:
+    """Pieces on the board after each move (a hint's piece counted too, and apart), up to the
+    dashed line of the pieces the target needs."""
+    placed = [len(view.placed) for view in views]
+    hinted = [sum(1 for piece in view.placed if piece.hinted) for view in views]
+    series = [Series(f"{player_name(players, 0, 'Player')}: pieces placed", placed, THEME.player(0))]
+    if any(hinted):
+        series.append(Series("of them from hints", hinted, THEME.player(1)))
+    needed = views[-1].target.needed if views else 0
+    return line_chart(
+        series, title, y_label="pieces on the board", goal=needed, goal_label=f"needed: {needed}"
+    )
+
+
+class PuzzosoloRenderer(Drawn):
+    """The solitaire target, the pieces left, and a chart of the pieces placed."""
+
+    def chart(
+        self, views: Sequence[Any], scores: Sequence[Sequence[int]], players: Sequence[str], title: str
+    ) -> Image.Image:
+        """Pieces placed over the moves (a score chart of one line would say less)."""
+        target = views[-1].target.name if views else ""
+        return progress_chart(views, players, f"Puzz-Ominos solitaire · {target} · pieces placed")
+
+
+RENDERER = PuzzosoloRenderer("puzzosolo", render_board, render_hand)

@@ -1,43 +1,67 @@
-"""Find the renderer of a game by name.
+"""The renderers of the games, registered in one place, and the PNG functions the bot calls.
 
-Each renderer module ``rendering/<game>.py`` provides::
+Every game has one :class:`~rendering.base.Renderer` (``RENDERER`` in ``rendering/<game>.py``),
+listed in :data:`SHIPPED` by import: a renderer that fails to import is an error when this
+module is imported (at start), never a silent skip. Tests register the renderers of their own
+games with :func:`register`.
 
-    render_board(view, players: Sequence[str]) -> PIL.Image.Image
-    render_hand(view, seat: int, players: Sequence[str]) -> PIL.Image.Image
-
-where ``view`` is ``game.view(state, seat_or_None)`` and ``players`` are display names in
-seat order. The functions here return PNG bytes.
+``view`` is ``game.view(state, seat_or_None)`` and ``players`` are display names in seat order.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Sequence
-from types import ModuleType
 from typing import Any
 
+from games.errors import UnknownGameError
+from rendering import geominos, geronimos, puzzominos, puzzosolo, tileup, triominos
+from rendering.base import Renderer
 from rendering.common import drawable_names, to_png
 
-_overrides: dict[str, ModuleType] = {}
+SHIPPED: tuple[Renderer, ...] = (
+    geominos.RENDERER,
+    triominos.RENDERER,
+    geronimos.RENDERER,
+    puzzominos.RENDERER,
+    puzzosolo.RENDERER,
+    tileup.RENDERER,
+)
+"""The renderer of every shipped game."""
+
+_renderers: dict[str, Renderer] = {}
 
 
-def register(name: str, module: ModuleType) -> None:
-    """Use ``module`` as the renderer of game ``name`` (tests register their own games)."""
-    _overrides[name] = module
+def register(renderer: Renderer) -> Renderer:
+    """Use ``renderer`` for its game (re-registering a game replaces its renderer)."""
+    if not isinstance(renderer, Renderer):
+        raise TypeError(f"{renderer!r} is not a rendering.base.Renderer")
+    _renderers[renderer.game] = renderer
+    return renderer
 
 
-def renderer(name: str) -> ModuleType:
-    """The renderer module of game ``name``."""
-    if name in _overrides:
-        return _overrides[name]
-    return importlib.import_module(f"rendering.{name}")
+def unregister(game: str) -> None:
+    """Forget the renderer of ``game`` (tests clean up after themselves)."""
+    _renderers.pop(game, None)
 
 
-def board_png(name: str, view: Any, players: Sequence[str]) -> bytes:
-    """The board of game ``name`` as PNG bytes."""
-    return to_png(renderer(name).render_board(view, drawable_names(players)))
+for _shipped in SHIPPED:
+    register(_shipped)
 
 
-def hand_png(name: str, view: Any, seat: int, players: Sequence[str]) -> bytes:
+def renderer(game: str) -> Renderer:
+    """The renderer of game ``game`` (its registered name); raises :class:`UnknownGameError`."""
+    found = _renderers.get(game)
+    if found is None:
+        known = ", ".join(sorted(_renderers))
+        raise UnknownGameError(f"No renderer is registered for {game!r}; there are: {known}.")
+    return found
+
+
+def board_png(game: str, view: Any, players: Sequence[str]) -> bytes:
+    """The board of ``game`` as PNG bytes."""
+    return to_png(renderer(game).board(view, drawable_names(players)))
+
+
+def hand_png(game: str, view: Any, seat: int, players: Sequence[str]) -> bytes:
     """``seat``'s hand (screen) as PNG bytes."""
-    return to_png(renderer(name).render_hand(view, seat, drawable_names(players)))
+    return to_png(renderer(game).hand(view, seat, drawable_names(players)))

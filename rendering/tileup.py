@@ -10,9 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
+from typing import Any
 
 from PIL import Image, ImageDraw
 
+from games.core import outcome_phrase
+from games.tileup import GAME
 from games.tileup.board import region
 from games.tileup.data import (
     CENTER,
@@ -26,17 +30,24 @@ from games.tileup.data import (
     card_shape,
     parse_square,
 )
-from games.tileup.state import TileUpState
+from rendering.base import Drawn
 from rendering.common import (
-    BOARD_WIDTH,
+    BOLD,
+    CONDENSED,
     RGB,
+    TEXT,
     THEME,
+    WIDTH,
     ScoreLine,
     counted,
     draw_centered,
-    font,
+    player_name,
+    px,
     score_strip,
+    shorten,
     stack_vertically,
+    text,
+    text_width,
 )
 
 Box = tuple[int, int, int, int]
@@ -60,19 +71,19 @@ STRIP = replace(THEME, players=((200, 200, 200),) * 4)
 class BoardGeometry:
     """Where each square of the board is drawn."""
 
-    cell: int = 46
-    left: int = 24
-    top: int = 22
+    cell: int = 86
+    left: int = px(16)
+    top: int = px(15)
 
     @property
     def width(self) -> int:
         """Width of the board panel (labels included)."""
-        return self.left + self.cell * SIZE + 10
+        return WIDTH
 
     @property
     def height(self) -> int:
         """Height of the board panel (labels included)."""
-        return self.top + self.cell * SIZE + 8
+        return self.top + self.cell * SIZE + px(3)
 
     def cell_box(self, square: int) -> Box:
         """The pixel box of ``square`` (left, top, right, bottom; right/bottom inclusive)."""
@@ -105,31 +116,39 @@ def _pattern(draw: ImageDraw.ImageDraw, box: Box, colour: str) -> None:
     x0, y0, x1, y1 = box
     shade = TILE_PATTERN[colour]
     if colour == "B":
-        step = max(6, (x1 - x0) // 5)
+        step = max(8, (x1 - x0) // 5)
+        dot = max(2, step // 5)
         for y in range(y0 + step // 2, y1, step):
             for x in range(x0 + step // 2, x1, step):
-                draw.ellipse((x - 1, y - 1, x + 1, y + 1), fill=shade)
+                draw.ellipse((x - dot, y - dot, x + dot, y + dot), fill=shade)
     elif colour == "P":
-        step = max(5, (x1 - x0) // 6)
+        step = max(7, (x1 - x0) // 6)
         for offset in range(-(y1 - y0), x1 - x0, step):
             start = (x0 + max(offset, 0), y0 + max(-offset, 0))
             length = min(x1 - start[0], y1 - start[1])
-            draw.line((start, (start[0] + length, start[1] + length)), fill=shade, width=2)
+            draw.line((start, (start[0] + length, start[1] + length)), fill=shade, width=max(2, step // 3))
 
 
-STACK_STEP = 3
+STACK_STEP = px(2)
 """Pixels each tile below the top of a stack peeks out (down and right), for up to 3 tiles."""
 
 
 def height_badge(draw: ImageDraw.ImageDraw, box: Box, height: int) -> None:
     """The stack height as a dark tag ``x3`` over the bottom-right corner of ``box``."""
-    x0, _, x1, y1 = box
-    size = max(11, (x1 - x0) // 3)
-    text = f"x{height}"
-    width = size * len(text) * 6 // 10 + 6
-    tag = (x1 - width, y1 - size - 2, x1, y1)
-    draw.rounded_rectangle(tag, radius=4, fill=THEME.ink, outline=(255, 255, 255))
-    draw_centered(draw, ((tag[0] + tag[2]) / 2, (tag[1] + tag[3]) / 2), text, size, (255, 255, 255))
+    _, _, x1, y1 = box
+    label = f"x{height}"
+    width = text_width(label, TEXT.small, BOLD, CONDENSED) + px(5)
+    tag = (x1 - width, y1 - TEXT.small, x1, y1)
+    draw.rounded_rectangle(tag, radius=px(2), fill=THEME.ink, outline=(255, 255, 255), width=2)
+    draw_centered(
+        draw,
+        ((tag[0] + tag[2]) / 2, (tag[1] + tag[3]) / 2),
+        label,
+        TEXT.small,
+        (255, 255, 255),
+        BOLD,
+        CONDENSED,
+    )
 
 
 def stack_boxes(box: Box, height: int) -> list[Box]:
@@ -143,21 +162,27 @@ def stack_boxes(box: Box, height: int) -> list[Box]:
     ]
 
 
+def number_size(tile_size: int) -> int:
+    """The font size of a tile's number for a tile ``tile_size`` px across."""
+    return max(TEXT.body, tile_size // 2)
+
+
 def draw_tile(draw: ImageDraw.ImageDraw, box: Box, tile: str, height: int = 1) -> None:
     """One tile, or the top of a stack of ``height``: colour, pattern, letter and number; a stack
     also shows the edges of the tiles below and its height tag."""
     colour, number = tile[0], tile[1]
     *below, top = stack_boxes(box, height)
-    radius = max(3, (box[2] - box[0]) // 8)
+    radius = max(4, (box[2] - box[0]) // 8)
     for layer in below:
-        draw.rounded_rectangle(layer, radius=radius, fill=(110, 110, 110), outline=(250, 250, 250))
+        draw.rounded_rectangle(layer, radius=radius, fill=(110, 110, 110), outline=(250, 250, 250), width=2)
     x0, y0, x1, y1 = top
     size = x1 - x0
-    draw.rounded_rectangle(top, radius=radius, fill=TILE_FILL[colour], outline=(60, 60, 60))
-    _pattern(draw, (x0 + 2, y0 + 2, x1 - 2, y1 - 2), colour)
+    draw.rounded_rectangle(top, radius=radius, fill=TILE_FILL[colour], outline=(60, 60, 60), width=2)
+    _pattern(draw, (x0 + 3, y0 + 3, x1 - 3, y1 - 3), colour)
     ink = TILE_INK[colour]
-    draw.text((x0 + 3, y0 + 1), colour, font=font(max(9, size // 4)), fill=ink)
-    draw_centered(draw, ((x0 + x1) / 2, (y0 + y1) / 2 - size // 14), number, max(12, size // 2), ink)
+    text(draw, (x0 + px(2), y0 + px(1)), colour, TEXT.small, ink, anchor="lt", weight=BOLD)
+    centre = ((x0 + x1) / 2 + size / 10, (y0 + y1) / 2 + size / 12)
+    draw_centered(draw, centre, number, number_size(size), ink, BOLD)
     if height > 1:
         height_badge(draw, box, height)
 
@@ -165,13 +190,15 @@ def draw_tile(draw: ImageDraw.ImageDraw, box: Box, tile: str, height: int = 1) -
 # -- goal cards ----------------------------------------------------------------------------
 
 
-CARD_CELL = 15
+CARD_CELL = px(9)
 """Pixel size of a goal card's shape squares on the board image and the screen."""
+CARD_HEAD = px(13)
+CARD_FOOT = px(12)
 
 
 def card_size(cell: int = CARD_CELL) -> tuple[int, int]:
     """Pixel size of a goal card drawn with shape squares of ``cell`` pixels."""
-    return cell * 4 + 40, cell * 4 + 44
+    return cell * 4 + px(24), CARD_HEAD + cell * 4 + CARD_FOOT + px(4)
 
 
 def draw_card(
@@ -183,27 +210,47 @@ def draw_card(
     x0, y0 = origin
     box = (x0, y0, x0 + width, y0 + height)
     colour = card_colour(card)
-    draw.rounded_rectangle(box, radius=8, fill=CARD_FILL, outline=TILE_FILL[colour], width=3)
+    draw.rounded_rectangle(box, radius=px(3), fill=CARD_FILL, outline=TILE_FILL[colour], width=px(1.2))
     cells = SHAPES[card_shape(card)]
     wide = max(x for x, _ in cells) + 1
     tall = max(y for _, y in cells) + 1
     left = x0 + (width - wide * cell) // 2
-    top = y0 + 26 + (height - 44 - tall * cell) // 2
+    top = y0 + CARD_HEAD + px(2) + (4 - tall) * cell // 2
     for x, y in cells:
         cell_box = (left + x * cell, top + y * cell, left + (x + 1) * cell - 2, top + (y + 1) * cell - 2)
         draw.rectangle(cell_box, fill=TILE_FILL[colour], outline=(60, 60, 60))
         _pattern(draw, cell_box, colour)
-    draw.ellipse((x0 + 5, y0 + 5, x0 + 25, y0 + 25), fill=THEME.ink)
-    draw_centered(draw, (x0 + 15, y0 + 15), str(number), 14, (255, 255, 255))
-    draw.text((x0 + width - 7, y0 + 6), card_shape(card), font=font(15), fill=THEME.ink, anchor="ra")
-    draw_centered(draw, (x0 + width / 2, y0 + height - 10), COLOUR_NAMES[colour], 12, THEME.ink)
+    middle = CARD_HEAD / 2 + px(2)
+    disc = (x0 + px(2.5) + TEXT.small / 2 + px(1), y0 + middle)
+    draw.ellipse((disc[0] - px(6), disc[1] - px(6), disc[0] + px(6), disc[1] + px(6)), fill=THEME.ink)
+    draw_centered(draw, disc, str(number), TEXT.small, (255, 255, 255), BOLD)
+    text(
+        draw,
+        (x0 + width - px(3), y0 + middle),
+        card_shape(card),
+        TEXT.small,
+        THEME.ink,
+        anchor="rm",
+        weight=BOLD,
+    )
+    draw_centered(
+        draw,
+        (x0 + width / 2, y0 + height - CARD_FOOT / 2 - px(1)),
+        COLOUR_NAMES[colour],
+        TEXT.small,
+        THEME.ink,
+    )
     return box
 
 
 # -- the board -----------------------------------------------------------------------------
 
 
-def _draw_grid(draw: ImageDraw.ImageDraw, geometry: BoardGeometry) -> None:
+@lru_cache(maxsize=2)
+def base_layer(geometry: BoardGeometry) -> Image.Image:
+    """What never changes: the grid, the green center, the corners and the labels."""
+    image = Image.new("RGB", (geometry.width, geometry.height), THEME.background)
+    draw = ImageDraw.Draw(image)
     center, corners = set(CENTER), set(CORNERS)
     for square in range(SQUARES):
         box = geometry.cell_box(square)
@@ -211,24 +258,25 @@ def _draw_grid(draw: ImageDraw.ImageDraw, geometry: BoardGeometry) -> None:
         draw.rectangle(box, fill=fill, outline=THEME.grid)
         if square in corners:
             x0, y0, x1, y1 = box
-            draw.rectangle((x0 + 1, y0 + 1, x1 - 1, y1 - 1), outline=CORNER_OUTLINE, width=3)
-            draw_centered(draw, geometry.center(square), "corner", 10, THEME.muted)
+            draw.rectangle((x0 + 2, y0 + 2, x1 - 2, y1 - 2), outline=CORNER_OUTLINE, width=px(1.5))
+            draw_centered(draw, geometry.center(square), "corner", TEXT.small, THEME.muted, stretch=CONDENSED)
     for index in range(SIZE):
         x0, y0, x1, _ = geometry.cell_box(index)
-        draw_centered(draw, ((x0 + x1) / 2, geometry.top / 2), COLUMNS[index], 13, THEME.ink)
+        draw_centered(draw, ((x0 + x1) / 2, geometry.top / 2), COLUMNS[index], TEXT.small, THEME.ink, BOLD)
         _, y0, _, y1 = geometry.cell_box(index * SIZE)
-        draw_centered(draw, (geometry.left / 2, (y0 + y1) / 2), str(index + 1), 13, THEME.ink)
+        draw_centered(draw, (geometry.left / 2, (y0 + y1) / 2), str(index + 1), TEXT.small, THEME.ink, BOLD)
+    return image
 
 
-def _draw_stacks(draw: ImageDraw.ImageDraw, geometry: BoardGeometry, view: TileUpState) -> None:
-    inset = 3
+def _draw_stacks(draw: ImageDraw.ImageDraw, geometry: BoardGeometry, view: Any) -> None:
+    inset = px(1.5)
     for square, stack in enumerate(view.board):
         if stack:
             x0, y0, x1, y1 = geometry.cell_box(square)
             draw_tile(draw, (x0 + inset, y0 + inset, x1 - inset, y1 - inset), stack[-1], len(stack))
 
 
-def last_squares(view: TileUpState) -> tuple[tuple[int, ...], tuple[int, ...]]:
+def last_squares(view: Any) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """What the last move touched: (squares placed this turn or in the last turn that placed,
     the region of the last score if the last move scored)."""
     scored: tuple[int, ...] = ()
@@ -239,79 +287,92 @@ def last_squares(view: TileUpState) -> tuple[tuple[int, ...], tuple[int, ...]]:
     return tuple(view.highlight), scored
 
 
-def _draw_highlight(draw: ImageDraw.ImageDraw, geometry: BoardGeometry, view: TileUpState) -> None:
+def _draw_highlight(draw: ImageDraw.ImageDraw, geometry: BoardGeometry, view: Any) -> None:
     placed, scored = last_squares(view)
+    width = px(2)
     for square in scored:
         x0, y0, x1, y1 = geometry.cell_box(square)
-        draw.rectangle((x0 + 1, y0 + 1, x1 - 1, y1 - 1), outline=SCORED_OUTLINE, width=3)
+        draw.rectangle((x0 + 1, y0 + 1, x1 - 1, y1 - 1), outline=SCORED_OUTLINE, width=width)
     for square in placed:
         x0, y0, x1, y1 = geometry.cell_box(square)
-        draw.rectangle((x0, y0, x1, y1), outline=THEME.highlight, width=3)
+        draw.rectangle((x0, y0, x1, y1), outline=THEME.highlight, width=width)
 
 
-def board_panel(view: TileUpState, geometry: BoardGeometry = GEOMETRY) -> Image.Image:
+def board_panel(view: Any, geometry: BoardGeometry = GEOMETRY) -> Image.Image:
     """The board alone: labels, green center, corners, stacks and the last move."""
-    image = Image.new("RGB", (geometry.width, geometry.height), THEME.background)
+    image = base_layer(geometry).copy()
     draw = ImageDraw.Draw(image)
-    _draw_grid(draw, geometry)
     _draw_stacks(draw, geometry, view)
     _draw_highlight(draw, geometry, view)
     return image
 
 
-def _cards_panel(view: TileUpState, width: int) -> Image.Image:
+def _cards_panel(view: Any, width: int) -> Image.Image:
     """The face-up goal cards (numbered as in ``score N@square``) and the public counts."""
     _, card_height = card_size()
-    image = Image.new("RGB", (width, card_height + 30), THEME.background)
+    heading = px(14)
+    image = Image.new("RGB", (width, heading + card_height + px(4)), THEME.background)
     draw = ImageDraw.Draw(image)
-    draw.text((10, 4), "face-up goal cards (anyone may score them):", font=font(12), fill=THEME.muted)
-    x = 10
+    text(
+        draw,
+        (px(4), heading / 2),
+        "face-up goal cards (anyone may score them):",
+        TEXT.small,
+        THEME.muted,
+        anchor="lm",
+    )
+    x = px(4)
     for number, card in enumerate(view.face_up, start=1):
-        box = draw_card(draw, (x, 22), number, card)
-        x = box[2] + 10
+        box = draw_card(draw, (x, heading), number, card)
+        x = box[2] + px(4)
     lines = [
-        f"tile bag: {view.bag_size}",
-        f"goal deck: {view.deck_size}",
-        f"discard pile: {len(view.discards)}",
+        f"tile bag {view.bag_size} · goal deck {view.deck_size}",
+        f"discard pile {len(view.discards)}",
         f"turn {view.turn}" if not view.over else "game over",
-        f"corners covered: {sum(1 for corner in CORNERS if view.board[corner])}/4",
+        f"corners covered {sum(1 for corner in CORNERS if view.board[corner])}/4",
     ]
+    line_height = (card_height - px(2)) / len(lines)
     for index, line in enumerate(lines):
-        draw.text((x + 8, 26 + index * 18), line, font=font(14), fill=THEME.ink)
+        at = (x + px(4), heading + px(1) + line_height * (index + 0.5))
+        text(draw, at, shorten(line, TEXT.body, width - x - px(8)), TEXT.body, THEME.ink, anchor="lm")
     return image
 
 
-def _score_lines(view: TileUpState, players: Sequence[str]) -> list[ScoreLine]:
+def _score_lines(view: Any, players: Sequence[str]) -> list[ScoreLine]:
     lines = []
-    for seat, name in enumerate(players):
+    for seat in range(len(view.scores)):
         extra = f"{counted(view.tile_counts[seat], 'tile')} · {counted(view.card_counts[seat], 'card')}"
         if seat in view.forfeited:
             extra = "resigned"
-        lines.append(ScoreLine(name, view.scores[seat], extra))
+        lines.append(ScoreLine(player_name(players, seat), view.scores[seat], extra))
     return lines
 
 
-def _strip_title(view: TileUpState) -> str:
-    if view.over:
-        return f"Tile Up! · game over: {view.reason}"
+def _strip_title(view: Any, players: Sequence[str]) -> str:
+    outcome = GAME.outcome(view)
+    if outcome is not None:
+        return f"Tile Up! · game over: {outcome_phrase(GAME, outcome, players)}"
     last = f" · last: {view.last_move}" if view.last_move else ""
     return f"Tile Up! · turn {view.turn}{last}"
 
 
-def render_board(view: TileUpState, players: Sequence[str]) -> Image.Image:
-    """The board, the face-up goal cards and counts, and the score strip (``BOARD_WIDTH`` wide)."""
+def render_board(view: Any, players: Sequence[str]) -> Image.Image:
+    """The board, the face-up goal cards and counts, and the score strip (``WIDTH`` wide)."""
     board = board_panel(view)
     cards = _cards_panel(view, board.width)
     to_act = None if view.over else view.to_act
     strip = score_strip(
-        board.width, _score_lines(view, players), to_act, title=_strip_title(view), theme=STRIP
+        board.width, _score_lines(view, players), to_act, title=_strip_title(view, players), theme=STRIP
     )
-    image = stack_vertically([board, cards, strip])
-    assert image.width == BOARD_WIDTH
-    return image
+    return stack_vertically([board, cards, strip])
 
 
 # -- the hand (screen) ---------------------------------------------------------------------
+
+HAND_TITLE = px(24)
+HAND_GAP = px(4)
+HEADING = px(18)
+FOOTER = 2 * px(14)
 
 
 @dataclass(frozen=True)
@@ -320,75 +381,100 @@ class HandLayout:
 
     tiles: int
     cards: int
-    tile: int = 44
-    gap: int = 8
-    width: int = BOARD_WIDTH
+    tile: int = px(28)
+    gap: int = px(4)
+    width: int = WIDTH
 
     @property
     def tiles_per_row(self) -> int:
         """Tiles in one row."""
-        return (self.width - 20) // (self.tile + self.gap)
+        return (self.width - 2 * HAND_GAP) // (self.tile + self.gap)
 
     @property
     def cards_per_row(self) -> int:
         """Goal cards in one row."""
-        return (self.width - 20) // (card_size()[0] + 10)
+        return (self.width - 2 * HAND_GAP) // (card_size()[0] + HAND_GAP)
+
+    @property
+    def tile_row(self) -> int:
+        """The height of a row of tiles with their names."""
+        return self.tile + px(20)
 
     def tile_box(self, index: int) -> Box:
         """The pixel box of tile ``index``."""
         row, column = divmod(index, self.tiles_per_row)
-        x = 10 + column * (self.tile + self.gap)
-        y = 34 + row * (self.tile + 24)
+        x = HAND_GAP + column * (self.tile + self.gap)
+        y = HAND_TITLE + row * self.tile_row
         return x, y, x + self.tile, y + self.tile
 
     @property
     def cards_top(self) -> int:
         """The top of the goal-card heading."""
         rows = max(1, -(-self.tiles // self.tiles_per_row))
-        return 34 + rows * (self.tile + 24)
+        return HAND_TITLE + rows * self.tile_row
 
     def card_origin(self, index: int) -> tuple[int, int]:
         """The top-left corner of goal card ``index``."""
         row, column = divmod(index, self.cards_per_row)
         width, height = card_size()
-        return 10 + column * (width + 10), self.cards_top + 24 + row * (height + 10)
+        return HAND_GAP + column * (width + HAND_GAP), self.cards_top + HEADING + row * (height + HAND_GAP)
 
     @property
     def height(self) -> int:
         """The whole image height."""
-        rows = max(1, -(-self.cards // self.cards_per_row))
-        return self.cards_top + 24 + rows * (card_size()[1] + 10) + 22
+        rows = -(-self.cards // self.cards_per_row)
+        return self.cards_top + HEADING + rows * (card_size()[1] + HAND_GAP) + FOOTER
 
 
-def render_hand(view: TileUpState, seat: int, players: Sequence[str]) -> Image.Image:
+def render_hand(view: Any, seat: int, players: Sequence[str]) -> Image.Image:
     """``seat``'s screen: its tiles with their names and its goal cards, numbered as in
     ``score N@square`` and ``discard goal N``."""
     tiles, cards = view.tiles[seat], view.cards[seat]
-    name = players[seat] if seat < len(players) else f"seat {seat + 1}"
+    name = player_name(players, seat)
     if tiles is None or cards is None:
-        image = Image.new("RGB", (BOARD_WIDTH, 60), THEME.background)
+        image = Image.new("RGB", (WIDTH, HAND_TITLE + HEADING), THEME.background)
         draw = ImageDraw.Draw(image)
-        draw.text((10, 8), f"{name}'s screen · Tile Up!", font=font(16), fill=THEME.ink)
-        draw.text((10, 34), "hidden", font=font(14), fill=THEME.muted)
+        title = shorten(f"{name}'s screen · Tile Up!", TEXT.title, WIDTH - 2 * HAND_GAP, BOLD)
+        text(draw, (HAND_GAP, HAND_TITLE / 2), title, TEXT.title, THEME.ink, anchor="lm", weight=BOLD)
+        text(draw, (HAND_GAP, HAND_TITLE + HEADING / 2), "hidden", TEXT.body, THEME.muted, anchor="lm")
         return image
     layout = HandLayout(len(tiles), len(cards))
     image = Image.new("RGB", (layout.width, layout.height), THEME.background)
     draw = ImageDraw.Draw(image)
-    title = f"{name}'s screen · {counted(len(tiles), 'tile')} · Tile Up!"
-    draw.text((10, 8), title, font=font(16), fill=THEME.ink)
+    title = shorten(
+        f"{name}'s screen · {counted(len(tiles), 'tile')} · Tile Up!", TEXT.title, WIDTH - 2 * HAND_GAP, BOLD
+    )
+    text(draw, (HAND_GAP, HAND_TITLE / 2), title, TEXT.title, THEME.ink, anchor="lm", weight=BOLD)
     if not tiles:
-        draw.text((10, 44), "no tiles: draw three with `tiles`", font=font(13), fill=THEME.muted)
+        note = "no tiles: draw three with /tileup tiles"
+        text(draw, (HAND_GAP, HAND_TITLE + layout.tile / 2), note, TEXT.body, THEME.muted, anchor="lm")
     for index, tile in enumerate(tiles):
         x0, y0, x1, y1 = layout.tile_box(index)
         draw_tile(draw, (x0, y0, x1, y1), tile)
-        draw_centered(draw, ((x0 + x1) / 2, y1 + 11), tile, 13, THEME.ink)
+        draw_centered(draw, ((x0 + x1) / 2, y1 + px(10)), tile, TEXT.body, THEME.ink, BOLD)
     top = layout.cards_top
-    heading = "your goal cards (score with `score N@square`):" if cards else "no goal cards: draw with `goal`"
-    draw.text((10, top + 4), heading, font=font(13), fill=THEME.ink if cards else THEME.muted)
+    heading = (
+        "your goal cards (score with /tileup score N@square):"
+        if cards
+        else "no goal cards: draw with /tileup goal"
+    )
+    text(
+        draw,
+        (HAND_GAP, top + HEADING / 2),
+        heading,
+        TEXT.body,
+        THEME.ink if cards else THEME.muted,
+        anchor="lm",
+    )
     first = len(view.face_up) + 1
     for index, card in enumerate(cards):
         draw_card(draw, layout.card_origin(index), first + index, card)
     colours = ", ".join(f"{letter} = {word}" for letter, word in COLOUR_NAMES.items())
-    footer = f"{colours} · face-up cards are 1 and 2 · limits 7 tiles, 3 cards"
-    draw.text((10, layout.height - 18), footer, font=font(12), fill=THEME.muted)
+    notes = (f"{colours} · at most 7 tiles and 3 goal cards", "the face-up goal cards are numbered 1 and 2")
+    for index, note in enumerate(notes):
+        at = (HAND_GAP, layout.height - FOOTER + px(14) * (index + 0.5))
+        text(draw, at, note, TEXT.small, THEME.muted, anchor="lm")
     return image
+
+
+RENDERER = Drawn("tileup", render_board, render_hand)

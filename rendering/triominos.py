@@ -3,9 +3,12 @@
 Geometry (:class:`Layout`: cell and corner to pixel) is kept apart from drawing. A triangle has
 side ``side`` px; cell ``(x, y)`` spans ``x/2 .. x/2 + 1`` sides horizontally and row ``y``
 vertically (see :mod:`games.triominos.grid`). The board shows every tile, the empty cells where
-a tile may go, a ring of margin, the x labels of the cells along the top and the y labels along
-the left. Shapes are drawn at twice the size and reduced, for smooth edges; texts are drawn at
-the final size.
+a tile may go, a margin, the x labels of the columns along the top (every other one where they
+would collide) and the y labels along the left.
+
+The frame grows in steps (columns by :data:`COLUMN_STEP`, rows by :data:`ROW_STEP`), so the
+image keeps its size from move to move until the layout outgrows it. The grid and labels of a
+frame are drawn once and reused; triangles are pasted through smoothed masks made once per size.
 """
 
 from __future__ import annotations
@@ -13,34 +16,63 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
 
 from PIL import Image, ImageDraw
 
-from games.triominos.grid import Cell, Corner, corners
-from games.triominos.state import HIDDEN, PLACE, State
+from games.triominos import GAME
+from games.triominos.grid import Cell, Corner, corners, points_up
+from games.triominos.state import HIDDEN, MoveKind
 from games.triominos.tiles import ROTATIONS
-from rendering.common import BOARD_WIDTH, RGB, THEME, ScoreLine, font, score_strip, stack_vertically
+from rendering.base import Drawn
+from rendering.common import (
+    BOLD,
+    CONDENSED,
+    RGB,
+    TEXT,
+    THEME,
+    WIDTH,
+    Point,
+    ScoreLine,
+    counted,
+    draw_centered,
+    hand_band,
+    player_name,
+    polygon_mask,
+    px,
+    score_strip,
+    stack_vertically,
+    text,
+    text_width,
+)
 
-SCALE = 2
 ROW = math.sqrt(3.0) / 2
 """The height of a row in sides."""
-MAX_SIDE = 64.0
-MIN_SIDE = 22.0
-MAX_BOARD_HEIGHT = 620
-LABEL_TOP = 22
-LABEL_LEFT = 28
-MARGIN_CELLS = 1
-"""Empty columns of margin beside the frontier (the frontier is the margin above and below)."""
+MAX_SIDE = 2 * px(22)
+MAX_BOARD_HEIGHT = 1150
+LABEL_TOP = px(16)
+LABEL_LEFT = px(20)
+PAD = px(4)
+MARGIN_CELLS = 0
+"""Empty columns of margin beside the frontier (the frontier is the margin all round)."""
+COLUMN_STEP = 2
+ROW_STEP = 2
+"""The frame's columns and rows come in multiples of these (so its size is steady)."""
+MIN_COLUMNS, MIN_ROWS = 8, 4
+"""The smallest frame (the empty table at a round's start)."""
+NUMBER_SHARE = 0.33
+"""A tile number's font size as a share of the side (condensed bold digits)."""
+NUMBER_PULL = 0.68
+"""How far from its corner towards the centre a number sits."""
+TILE_INSET = 0.05
+"""How far a tile is drawn inside its cell, as a share of the side."""
 
-EMPTY_AREA = [(x, y) for x in range(-3, 4) for y in range(-1, 2)]
-"""The cells shown around 0,0 before the opening tile is laid."""
-NOTE_BAND = 26
 
 TILE_FILL: RGB = (255, 252, 240)
 TILE_EDGE: RGB = (60, 60, 60)
-EMPTY_FILL: RGB = (234, 229, 216)
+EMPTY_FILL: RGB = (224, 216, 196)
 LAST_FILL: RGB = (255, 226, 140)
-Point = tuple[float, float]
 
 
 # -- geometry ---------------------------------------------------------------------------------
@@ -75,15 +107,16 @@ class Layout:
         """The pixel y of the middle of row ``y``."""
         return self.origin[1] + (y + 0.5) * self.side * ROW
 
-    def number_at(self, cell: Cell, index: int, pull: float = 0.5) -> Point:
+    def number_at(self, cell: Cell, index: int, pull: float = NUMBER_PULL) -> Point:
         """Where the number of corner ``index`` is written: ``pull`` of the way to the centre."""
         cx, cy = self.centre(cell)
-        px, py = self.triangle(cell)[index]
-        return px + (cx - px) * pull, py + (cy - py) * pull
+        px_, py_ = self.triangle(cell)[index]
+        return px_ + (cx - px_) * pull, py_ + (cy - py_) * pull
 
-    def scaled(self, factor: float) -> Layout:
-        """The same layout ``factor`` times larger."""
-        return Layout(self.side * factor, (self.origin[0] * factor, self.origin[1] * factor))
+    def top_left(self, cell: Cell) -> tuple[int, int]:
+        """The pixel corner of the cell's bounding box (rounded)."""
+        x, y = cell
+        return round(self.origin[0] + x * self.side / 2), round(self.origin[1] + y * self.side * ROW)
 
 
 @dataclass(frozen=True)
@@ -106,157 +139,179 @@ class Frame:
         return range(self.y0, self.y1 + 1)
 
 
+def _steps(low: int, high: int, step: int, least: int) -> tuple[int, int]:
+    """``low..high`` widened to at least ``least`` and a whole number of ``step`` (the extra
+    split around it)."""
+    count = max(least, -(-(high - low + 1) // step) * step)
+    low -= (count - (high - low + 1)) // 2
+    return low, low + count - 1
+
+
 def frame_for(cells: Iterable[Cell], margin: int = MARGIN_CELLS) -> Frame:
-    """The columns and rows of ``cells`` with ``margin`` more columns on both sides."""
+    """The columns and rows of ``cells`` with ``margin`` more columns on both sides, at least
+    :data:`MIN_COLUMNS` by :data:`MIN_ROWS`, widened to a whole number of :data:`COLUMN_STEP`
+    columns and :data:`ROW_STEP` rows."""
     listed = list(cells) or [(0, 0)]
-    xs = [c[0] for c in listed]
-    ys = [c[1] for c in listed]
-    return Frame(min(xs) - margin, max(xs) + margin, min(ys), max(ys))
+    xs, ys = [c[0] for c in listed], [c[1] for c in listed]
+    x0, x1 = _steps(min(xs) - margin, max(xs) + margin, COLUMN_STEP, MIN_COLUMNS)
+    y0, y1 = _steps(min(ys), max(ys), ROW_STEP, MIN_ROWS)
+    return Frame(x0, x1, y0, y1)
 
 
-def layout_for(
-    frame: Frame, width: int = BOARD_WIDTH, max_height: int = MAX_BOARD_HEIGHT
-) -> tuple[Layout, int]:
-    """A layout fitting ``frame`` (plus the label bands) into ``width`` px and at most
-    ``max_height``; returns it and the image height."""
+def layout_for(frame: Frame, width: int = WIDTH, max_height: int = MAX_BOARD_HEIGHT) -> tuple[Layout, int]:
+    """The largest layout fitting ``frame`` (plus the label bands) into ``width`` px and at most
+    ``max_height``, with an even side (whole-pixel columns); returns it and the image height."""
     span_x = (frame.x1 - frame.x0 + 2) / 2  # in sides
     span_y = (frame.y1 - frame.y0 + 1) * ROW
-    room_x = width - LABEL_LEFT - 8
-    room_y = max_height - LABEL_TOP - 8
-    side = max(MIN_SIDE, min(MAX_SIDE, room_x / span_x, room_y / span_y))
-    height = math.ceil(LABEL_TOP + span_y * side + 8)
-    left = LABEL_LEFT + (room_x - span_x * side) / 2
+    room_x = width - LABEL_LEFT - PAD
+    room_y = max_height - LABEL_TOP - PAD
+    side = 2 * math.floor(min(MAX_SIDE, room_x / span_x, room_y / span_y) / 2)
+    height = math.ceil(LABEL_TOP + span_y * side + PAD)
+    left = LABEL_LEFT + round((room_x - span_x * side) / 2)
     origin = (left - frame.x0 * side / 2, LABEL_TOP - frame.y0 * side * ROW)
-    return Layout(side, origin), height
+    return Layout(float(side), origin), height
 
 
-def board_width_needed(frame: Frame, side: float) -> int:
-    """The width the frame needs at ``side`` px (when the minimum side makes it wider)."""
-    return math.ceil(LABEL_LEFT + 8 + (frame.x1 - frame.x0 + 2) / 2 * side)
+def number_size(side: float) -> int:
+    """The font size of the tile numbers for triangles of ``side`` px."""
+    return round(side * NUMBER_SHARE)
+
+
+def label_step(side: float, frame: Frame) -> int:
+    """Label every column when the labels fit side by side, else every second one (or more)."""
+    widest = max(text_width(str(x), TEXT.small, BOLD, CONDENSED) for x in (frame.x0, frame.x1))
+    pitch = side / 2
+    step = 1
+    while step * pitch < widest + px(3):
+        step += 1
+    return step
 
 
 # -- drawing ----------------------------------------------------------------------------------
 
 
-def label_step(side: float) -> int:
-    """Label every column when they are far enough apart, else every second one."""
-    return 1 if side / 2 >= 17 else 2
-
-
-def draw_grid(draw: ImageDraw.ImageDraw, layout: Layout, frame: Frame, playable: set[Cell]) -> None:
-    """Faint outlines of every cell in the frame; cells where a tile may go are shaded."""
-    unit = max(1, round(layout.side / 40))
-    for y in frame.rows:
-        for x in frame.columns:
-            cell = (x, y)
-            fill = EMPTY_FILL if cell in playable else None
-            draw.polygon(layout.triangle(cell), fill=fill, outline=THEME.grid, width=unit)
-
-
-def draw_tile(draw: ImageDraw.ImageDraw, layout: Layout, cell: Cell, *, last: bool = False) -> None:
-    """A tile's shape (the numbers are drawn later, at the final size)."""
-    inset = shrink(layout.triangle(cell), layout.side * 0.06)
-    unit = max(1, round(layout.side / 30))
-    draw.polygon(inset, fill=LAST_FILL if last else TILE_FILL, outline=TILE_EDGE, width=unit)
-
-
-def draw_last_outline(draw: ImageDraw.ImageDraw, layout: Layout, cell: Cell) -> None:
-    """A thick outline around the last tile laid."""
-    width = max(3, round(layout.side * 0.09))
-    points = shrink(layout.triangle(cell), width * 0.9)
-    draw.line([*points, points[0]], fill=THEME.highlight, width=width, joint="curve")
-
-
-def shrink(points: Sequence[Point], by: float) -> list[Point]:
-    """The triangle ``points`` moved ``by`` px towards its centre at every corner."""
+def _shrink(points: Sequence[Point], by: float) -> list[Point]:
+    """The triangle ``points`` with every side moved ``by`` px inwards (the corners move twice
+    as far, along the bisectors)."""
     cx = sum(p[0] for p in points) / 3
     cy = sum(p[1] for p in points) / 3
     result = []
-    for px, py in points:
-        dx, dy = cx - px, cy - py
+    for x, y in points:
+        dx, dy = cx - x, cy - y
         length = math.hypot(dx, dy) or 1.0
-        result.append((px + dx / length * by, py + dy / length * by))
+        result.append((x + dx / length * 2 * by, y + dy / length * 2 * by))
     return result
+
+
+def triangle_mask(side: float, up: bool, inset: float) -> Image.Image:
+    """A smoothed mask of a cell's triangle moved ``inset`` px inside its edges; its (0, 0) is
+    one pixel above and left of the corner of the cell's bounding box."""
+    size = (math.ceil(side) + 2, math.ceil(side * ROW) + 2)
+    tall = side * ROW
+    points = (
+        [(side / 2, 0.0), (side, tall), (0.0, tall)] if up else [(side / 2, tall), (0.0, 0.0), (side, 0.0)]
+    )
+    return polygon_mask(tuple((x + 1, y + 1) for x, y in _shrink(points, inset)), size)
+
+
+def paste_triangle(image: Image.Image, layout: Layout, cell: Cell, inset: float, colour: RGB) -> None:
+    """Fill ``cell``'s triangle, ``inset`` px inside its edges, with ``colour`` (smooth edges)."""
+    x, y = layout.top_left(cell)
+    image.paste(colour, (x - 1, y - 1), triangle_mask(layout.side, points_up(cell), inset))
+
+
+def draw_tile(image: Image.Image, layout: Layout, cell: Cell, *, last: bool = False) -> None:
+    """A tile's shape (its numbers are drawn by :func:`draw_numbers`); the last tile laid is
+    filled yellow inside a thick red edge."""
+    inset = layout.side * TILE_INSET
+    edge = max(1.5, layout.side / 32)
+    if last:
+        band = max(3.0, layout.side * 0.06)
+        paste_triangle(image, layout, cell, inset * 0.5, THEME.highlight)
+        paste_triangle(image, layout, cell, inset * 0.5 + band, LAST_FILL)
+        return
+    paste_triangle(image, layout, cell, inset, TILE_EDGE)
+    paste_triangle(image, layout, cell, inset + edge, TILE_FILL)
 
 
 def draw_numbers(
     draw: ImageDraw.ImageDraw, layout: Layout, cell: Cell, laid: str, fill: RGB = THEME.ink
 ) -> None:
     """The three numbers of a tile, each near its corner."""
-    size = max(9, round(layout.side * 0.23))
+    size = number_size(layout.side)
     for index, digit in enumerate(laid):
-        draw.text(layout.number_at(cell, index), digit, font=font(size), fill=fill, anchor="mm")
+        draw_centered(draw, layout.number_at(cell, index), digit, size, fill, BOLD, CONDENSED)
 
 
-def draw_labels(draw: ImageDraw.ImageDraw, layout: Layout, frame: Frame, width: int, height: int) -> None:
-    """x labels of the columns along the top, y labels of the rows along the left."""
-    draw.rectangle((0, 0, width, LABEL_TOP - 3), fill=THEME.background)
-    draw.rectangle((0, 0, LABEL_LEFT - 4, height), fill=THEME.background)
-    step = label_step(layout.side)
-    size = 11 if layout.side / 2 >= 17 else 10
-    for x in frame.columns:
-        if x % step == 0:
-            draw.text(
-                (layout.column_x(x), LABEL_TOP / 2), str(x), font=font(size), fill=THEME.muted, anchor="mm"
-            )
+@lru_cache(maxsize=8)
+def base_layer(frame: Frame, layout: Layout, height: int) -> Image.Image:
+    """What never changes for a frame: background, faint cell outlines, labels."""
+    image = Image.new("RGB", (WIDTH, height), THEME.background)
+    draw = ImageDraw.Draw(image)
     for y in frame.rows:
-        draw.text((LABEL_LEFT - 8, layout.row_y(y)), str(y), font=font(11), fill=THEME.muted, anchor="rm")
-    draw.text((6, LABEL_TOP / 2), "x", font=font(11), fill=THEME.ink, anchor="lm")
-    draw.text((6, LABEL_TOP + 10), "y", font=font(11), fill=THEME.ink, anchor="lm")
-
-
-def draw_board(view: State) -> Image.Image:
-    """The layout with its margin, labels and the last tile highlighted."""
-    frontier = set(view.frontier) if view.board else {(0, 0)}
-    frame = frame_for([*view.cells, *frontier] if view.board else EMPTY_AREA)
-    layout, height = layout_for(frame)
-    note = "" if view.board or view.finished else f"Round {view.round}: the opening tile goes on 0,0"
-    width = max(BOARD_WIDTH, board_width_needed(frame, layout.side))
-    big = layout.scaled(SCALE)
-    image = Image.new("RGB", (width * SCALE, (height + (NOTE_BAND if note else 0)) * SCALE), THEME.background)
-    draw = ImageDraw.Draw(image)
-    draw_grid(draw, big, frame, frontier)
-    for cell, _ in view.board:
-        draw_tile(draw, big, cell, last=cell == view.last)
-    if view.last is not None and view.last in view.cells:
-        draw_last_outline(draw, big, view.last)
-    image = image.reduce(SCALE)
-    draw = ImageDraw.Draw(image)
-    for cell, laid in view.board:
-        draw_numbers(draw, layout, cell, laid)
-    draw_labels(draw, layout, frame, width, height)
-    if note:
-        draw.text((width / 2, height + NOTE_BAND / 2), note, font=font(14), fill=THEME.ink, anchor="mm")
+        for x in frame.columns:
+            draw.polygon(layout.triangle((x, y)), outline=THEME.grid, width=2)
+    _draw_labels(draw, layout, frame, height)
     return image
 
 
-def strip_title(view: State, players: Sequence[str]) -> str:
+def _draw_labels(draw: ImageDraw.ImageDraw, layout: Layout, frame: Frame, height: int) -> None:
+    """x labels of the columns along the top, y labels of the rows along the left."""
+    draw.rectangle((0, 0, WIDTH, LABEL_TOP - 3), fill=THEME.background)
+    draw.rectangle((0, 0, LABEL_LEFT - 4, height), fill=THEME.background)
+    step = label_step(layout.side, frame)
+    for x in frame.columns:
+        if x % step == 0:
+            at = (layout.column_x(x), LABEL_TOP / 2)
+            draw_centered(draw, at, str(x), TEXT.small, THEME.muted, BOLD, CONDENSED)
+    for y in frame.rows:
+        at = (LABEL_LEFT - px(4), layout.row_y(y))
+        text(draw, at, str(y), TEXT.small, THEME.muted, anchor="rm", weight=BOLD, stretch=CONDENSED)
+    text(draw, (px(3), LABEL_TOP / 2), "x", TEXT.small, THEME.ink, anchor="lm", weight=BOLD)
+    if layout.row_y(frame.y0) - LABEL_TOP > TEXT.small:  # room for "y" above the first row label
+        text(draw, (px(3), LABEL_TOP + px(1)), "y", TEXT.small, THEME.ink, anchor="lt", weight=BOLD)
+
+
+def draw_board(view: Any) -> Image.Image:
+    """The layout with its margin, labels and the last tile highlighted."""
+    frontier = set(view.frontier) if view.board else {(0, 0)}
+    frame = frame_for([*view.cells, *frontier])
+    layout, height = layout_for(frame)
+    image = base_layer(frame, layout, height).copy()
+    inset = layout.side * TILE_INSET
+    for cell in frontier:
+        paste_triangle(image, layout, cell, inset, EMPTY_FILL)
+    for cell, _ in view.board:
+        draw_tile(image, layout, cell, last=cell == view.last)
+    draw = ImageDraw.Draw(image)
+    for cell, laid in view.board:
+        draw_numbers(draw, layout, cell, laid)
+    return image
+
+
+def strip_title(view: Any, players: Sequence[str]) -> str:
     """Round, well, and the last move or the result."""
     if view.finished:
         winners = " and ".join(player_name(players, seat) for seat in view.winners)
-        return f"Game over: {winners} won"[:70]
+        return f"Game over: {winners} won"
     title = f"Round {view.round} · well {len(view.well)} · target {view.options.target}"
+    if not view.board:
+        title = f"Round {view.round}: the opening tile goes on 0,0 · well {len(view.well)}"
     if view.last_seat is not None and view.last_text:
         title += f" · last: {player_name(players, view.last_seat)} {view.last_text}"
-    return title[:80]
+    return title
 
 
-def player_name(players: Sequence[str], seat: int) -> str:
-    """The display name of ``seat`` (``Seat n`` when unknown)."""
-    return players[seat] if seat < len(players) else f"Seat {seat + 1}"
-
-
-def strip(view: State, players: Sequence[str], width: int) -> Image.Image:
+def strip(view: Any, players: Sequence[str], width: int) -> Image.Image:
     """The score strip: every player with score and tiles in hand; the seat to act marked."""
     lines = []
     for seat in range(view.players):
-        count = len(view.hands[seat])
-        extra = "resigned" if seat in view.forfeited else f"{count} tile{'' if count == 1 else 's'}"
+        extra = "resigned" if seat in view.forfeited else counted(len(view.hands[seat]), "tile")
         lines.append(ScoreLine(player_name(players, seat), view.scores[seat], extra))
     return score_strip(width, lines, None if view.finished else view.turn, title=strip_title(view, players))
 
 
-def render_board(view: State, players: Sequence[str]) -> Image.Image:
+def render_board(view: Any, players: Sequence[str]) -> Image.Image:
     """The board with its coordinates, the last tile highlighted, and the score strip."""
     board = draw_board(view)
     return stack_vertically([strip(view, players, board.width), board])
@@ -264,73 +319,67 @@ def render_board(view: State, players: Sequence[str]) -> Image.Image:
 
 # -- the hand ---------------------------------------------------------------------------------
 
-HAND_SIDE = 70.0
+HAND_SIDE = float(2 * px(20))
 HAND_COLUMNS = 6
-HAND_CELL_W = BOARD_WIDTH // HAND_COLUMNS
-HAND_CELL_H = 104
+HAND_CELL_W = WIDTH // HAND_COLUMNS
+HAND_CELL_H = round(HAND_SIDE * ROW) + px(40)
 
 
-def fit_counts(view: State, seat: int) -> dict[str, int]:
+def fit_counts(view: Any, seat: int) -> dict[str, int]:
     """How many placements each tile has, when ``seat`` is to act."""
     counts: dict[str, int] = {}
     if view.finished or view.turn != seat or view.opening:
         return counts
-    for move in view.legal:
-        if move.kind == PLACE:
+    for move in GAME.legal_moves(view):
+        if move.kind == MoveKind.PLACE:
             tile = next(t for t in view.hands[seat] if move.laid in ROTATIONS[t])
             counts[tile] = counts.get(tile, 0) + 1
     return counts
 
 
-def hand_header(view: State, seat: int, players: Sequence[str]) -> str:
+def hand_header(view: Any, seat: int, players: Sequence[str]) -> str:
     """What the seat should do now."""
     name = player_name(players, seat)
     if view.finished:
         return f"{name}: the game is over"
     if view.turn != seat:
-        return f"{name}: {len(view.hands[seat])} tiles · wait for your turn"
+        return f"{name}: {counted(len(view.hands[seat]), 'tile')} · wait for your turn"
     if view.opening:
         return f"{name}: open the round at 0,0 (see /triominos play)"
     if view.drawn:
         return f"{name}: play the tile you drew, {view.drawn}"
-    if view.stuck or (view.legal and view.legal[0].kind != PLACE):
-        word = view.legal[0].kind if view.legal else "pass"
+    legal = GAME.legal_moves(view)
+    if view.stuck or (legal and legal[0].kind != MoveKind.PLACE):
+        word = legal[0].kind if legal else "pass"
         return f"{name}: nothing fits, {word}"
     return f"{name}: your turn"
 
 
-def render_hand(view: State, seat: int, players: Sequence[str]) -> Image.Image:
+def render_hand(view: Any, seat: int, players: Sequence[str]) -> Image.Image:
     """``seat``'s tiles, each with its name and how many places it fits now."""
     hand = view.hands[seat]
-    header = Image.new("RGB", (BOARD_WIDTH, 34), THEME.strip)
-    head = ImageDraw.Draw(header)
-    head.rectangle((8, 10, 20, 22), fill=THEME.player(seat))
-    head.text((28, 9), hand_header(view, seat, players), font=font(14), fill=THEME.strip_ink)
+    header = hand_band(THEME.player(seat), hand_header(view, seat, players))
     if not hand or HIDDEN in hand:
         return header
     counts = fit_counts(view, seat)
-    rows = (len(hand) + HAND_COLUMNS - 1) // HAND_COLUMNS
-    big = Image.new("RGB", (BOARD_WIDTH * SCALE, rows * HAND_CELL_H * SCALE), THEME.background)
-    draw = ImageDraw.Draw(big)
-    layouts = []
+    rows = -(-len(hand) // HAND_COLUMNS)
+    image = Image.new("RGB", (WIDTH, rows * HAND_CELL_H), THEME.background)
+    draw = ImageDraw.Draw(image)
     for index, tile in enumerate(hand):
         row, column = divmod(index, HAND_COLUMNS)
         left = column * HAND_CELL_W + (HAND_CELL_W - HAND_SIDE) / 2
-        top = row * HAND_CELL_H + 8
-        layout = Layout(HAND_SIDE, (left, top))  # cell 0,0 points up
-        layouts.append(layout)
-        draw_tile(draw, layout.scaled(SCALE), (0, 0), last=tile == view.drawn)
-        if tile == view.drawn:
-            draw_last_outline(draw, layout.scaled(SCALE), (0, 0))
-    image = big.reduce(SCALE)
-    draw = ImageDraw.Draw(image)
-    for tile, layout in zip(hand, layouts, strict=True):
+        layout = Layout(HAND_SIDE, (left, row * HAND_CELL_H + px(4)))  # cell 0,0 points up
+        draw_tile(image, layout, (0, 0), last=tile == view.drawn)
         draw_numbers(draw, layout, (0, 0), tile)
         cx = layout.column_x(0)
         base = layout.row_y(0) + HAND_SIDE * ROW / 2
-        draw.text((cx, base + 10), tile, font=font(15), fill=THEME.ink, anchor="mm")
+        draw_centered(draw, (cx, base + px(9)), tile, TEXT.body, THEME.ink, BOLD)
         if counts:
             fits = counts.get(tile, 0)
-            note = f"fits {fits}" if fits else "no fit"
-            draw.text((cx, base + 25), note, font=font(10), fill=THEME.muted, anchor="mm")
+            draw_centered(
+                draw, (cx, base + px(24)), f"fits {fits}" if fits else "no fit", TEXT.small, THEME.muted
+            )
     return stack_vertically([header, image])
+
+
+RENDERER = Drawn("triominos", render_board, render_hand)

@@ -1,11 +1,13 @@
-"""Shared fixtures: a bot factory on a temporary database for SimCord tests."""
+"""Shared fixtures: a bot factory on a temporary database for SimCord tests, and databases on
+both storage backends (SQLite files, and a PostgreSQL server the suite starts itself)."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import itertools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 import pytest
@@ -13,16 +15,57 @@ import pytest
 from bot.client import TilehostBot, create_bot
 from bot.settings import Settings
 from bot.storage import Storage
+from tests.support.postgres import PostgresServer, PostgresUnavailable
+
+BACKENDS = ("sqlite", "postgresql")
 
 TEST_EXTENSIONS = ("cogs.lobby", "cogs.standings", "tests.support.tinycog")
+SETTLE_SECONDS = 60.0
+"""How long SimCord waits for the bot to finish its work after each step. Its default, five
+seconds, is too short on a loaded two-core machine (a whole replay is drawn in one step); a
+real hang still fails, after a minute."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Give every SimCord test the longer settle time, unless it sets its own."""
+    for item in items:
+        if "simcord_env" in getattr(item, "fixturenames", ()) and item.get_closest_marker("simcord") is None:
+            item.add_marker(pytest.mark.simcord(settle_timeout=SETTLE_SECONDS))
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     """Close any database a test left open. With ``-x`` a failing SimCord test can skip the env's
     async teardown, and aiosqlite's worker thread (not a daemon) would then keep the process alive."""
     for leftover in gc.get_objects():
-        if isinstance(leftover, Storage) and not leftover.closed:
-            asyncio.run(leftover.close())
+        if isinstance(leftover, Storage) and not leftover.closed and leftover.dialect == "sqlite":
+            with contextlib.suppress(Exception):
+                asyncio.run(leftover.close())
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[PostgresServer]:
+    """A PostgreSQL server for the whole run (skips the PostgreSQL tests where none can start)."""
+    try:
+        server = PostgresServer.start()
+    except PostgresUnavailable as error:
+        pytest.skip(f"PostgreSQL tests skipped: {error}")
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+async def postgres_url(postgres_server: PostgresServer) -> str:
+    """The URL of a new empty PostgreSQL database."""
+    return await postgres_server.new_database()
+
+
+@pytest.fixture(params=BACKENDS)
+async def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """An empty database on each backend in turn: a SQLite file path, then a PostgreSQL URL."""
+    if request.param == "sqlite":
+        return str(tmp_path / "tilehost.db")
+    server: PostgresServer = request.getfixturevalue("postgres_server")
+    return await server.new_database()
 
 
 @pytest.fixture

@@ -9,10 +9,11 @@ import discord
 from bot import workers
 from bot.sessions import Session
 from rendering import registry as renderers
+from rendering.base import Renderer
 
 
-def _renderer(session: Session) -> str:
-    return renderers.renderer(session.game.name).__name__
+def _renderer(session: Session) -> Renderer:
+    return renderers.renderer(session.game.name)
 
 
 async def board_png(session: Session) -> bytes:

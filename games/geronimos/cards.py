@@ -42,6 +42,22 @@ SIDES: dict[tuple[str, int], tuple[int, ...]] = {
 """The number on each side 0-5 of every card in every rotation."""
 
 
+LAID: dict[tuple[str, int], str] = {
+    (card, rotation): laid(card, rotation) for card in ALL_CARDS for rotation in range(6)
+}
+"""The notation of every card in every rotation (:func:`laid`, computed once)."""
+
+DOT_INDEX: dict[str, dict[int, int]] = {
+    card: {int(digit): index for index, digit in enumerate(card)} for card in ALL_CARDS
+}
+"""Where each number sits on a card, counted clockwise from the single dot."""
+
+
+def rotation_showing(card: str, side: int, number: int) -> int:
+    """The one rotation in which ``card`` shows ``number`` on ``side``."""
+    return (side - DOT_INDEX[card][number]) % 6
+
+
 def first_player_key(card: str) -> str:
     """What the start compares: the numbers after the single dot (lower lays first)."""
     return card[1:]

@@ -2,24 +2,22 @@
 
 Every card on the table is weighed by how many enemy cards already stand around it: enemy
 cards you besiege count for you, your own besieged cards count against you (a little more,
-since the opponent may finish the ring first). Bonus cards and cards on top count a little.
+since the opponent may finish the ring first). Bonus cards and cards on top count a little:
+a bonus card is worth :data:`BONUS_CARD` from the moment it is earned until it is played.
+Drawing it (``bonus``) turns that credit into the expected best placement of a card from the bag
+(whose contents are public): a card that could only be laid where it loses the game makes
+drawing a risk. Declining (``stop``) gives up the credit of every bonus card on offer.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 
-from games.geronimos.cards import LEADER
 from games.geronimos.hexgrid import Cell, neighbours
-from games.geronimos.rules import (
-    bonus_for,
-    number_matches,
-    owner_lookup,
-    placed_piece,
-    surround_after,
-    top_counts,
-)
-from games.geronimos.state import Move, State
+from games.geronimos.rules import earned_bonus, legal_moves, owner_lookup, surround_after, top_counts
+from games.geronimos.state import DISCARD, Move, MoveKind, State
 
 WIN = 1_000_000.0
 SIEGE_WEIGHT = (0.0, 1.0, 3.0, 8.0, 20.0, 60.0, 0.0)
@@ -50,15 +48,45 @@ def position_value(state: State, seat: int) -> float:
     tops = state.tops
     counts = top_counts(tops)
     value = pressure(owner_lookup(tops), tops, seat) + TOP_CARD * (counts[seat] - counts[1 - seat])
-    if state.turn == seat and state.drawn:
-        value += BONUS_CARD * state.bonus_left
+    if state.turn == seat:
+        value += BONUS_CARD * pending_bonus(state)
     return value
 
 
-def placement_gain(state: State, move: Move) -> float:
-    """The immediate gain of ``move`` for the seat to act, computed around its cell only."""
-    if move.cell is None:
+def pending_bonus(state: State) -> int:
+    """Bonus cards the seat to act has earned and not played yet (the drawn one included)."""
+    return state.bonus_left + (1 if state.bonus_card and state.drawn else 0)
+
+
+def move_gain(state: State, move: Move) -> float:
+    """The immediate gain of ``move`` for the seat to act."""
+    if move.kind is MoveKind.PLACE:
+        return placement_gain(state, move)
+    if move.kind is MoveKind.STOP:
+        return -BONUS_CARD * state.bonus_left
+    if move.kind is MoveKind.BONUS:
+        return draw_value(state) - BONUS_CARD
+    return 0.0
+
+
+def draw_value(state: State) -> float:
+    """The expected gain of the next bonus card: the best placement of each card the bag may
+    yield (nothing for one that fits nowhere), averaged over the bag."""
+    bag = state.bags[state.turn]
+    if not bag:
         return 0.0
+    total = 0.0
+    for card, copies in sorted(Counter(bag).items()):  # sorted: the same sum for any bag order
+        drawn = replace(state, drawn=card, bonus_card=True, bonus_left=state.bonus_left - 1)
+        moves = legal_moves(drawn)
+        if moves != (DISCARD,):
+            total += copies * max(placement_gain(drawn, move) for move in moves)
+    return total / len(bag)
+
+
+def placement_gain(state: State, move: Move) -> float:
+    """The immediate gain of a placement for the seat to act, computed around its cell only."""
+    assert move.cell is not None
     seat = state.turn
     tops = state.tops
     cell = move.cell
@@ -74,6 +102,4 @@ def placement_gain(state: State, move: Move) -> float:
         gain += TOP_CARD
     elif covered.owner != seat:
         gain += 2 * TOP_CARD
-    if move.laid != LEADER and not state.opening:
-        gain += BONUS_CARD * bonus_for(number_matches(tops, cell, placed_piece(move, seat)))
-    return gain
+    return gain + BONUS_CARD * earned_bonus(state, move)[1]

@@ -1,22 +1,37 @@
-"""The rules of Geronimos: the start, legal placements, bonuses, the surround win, the end."""
+"""The rules of Geronimos as pure functions of a :class:`State`: the start, legal placements,
+bonus cards, the surround win, the end when both bags are empty, views and determinization."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
-from games.core import Event, Events, seeded_rng
-from games.errors import InvalidOptionsError
-from games.geronimos.cards import ALL_CARDS, CARD_SET, LEADER, SIDES, first_player_key, laid, unlaid
-from games.geronimos.hexgrid import ORIGIN, Cell, distance, format_cell, full_rings, neighbour, neighbours
-from games.geronimos.state import DISCARD, SEAT_NAMES, Move, Options, Piece, State
+from games.core import Event, EventKind, Events, seeded_rng
+from games.errors import InvalidOptionsError, quote
+from games.geronimos.cards import (
+    ALL_CARDS,
+    CARD_SET,
+    LAID,
+    LEADER,
+    SIDES,
+    first_player_key,
+    rotation_showing,
+    unlaid,
+)
+from games.geronimos.hexgrid import DIRECTIONS, ORIGIN, Cell, distance, format_cell, full_rings, neighbours
+from games.geronimos.state import BONUS, DISCARD, SEAT_NAMES, STOP, Move, MoveKind, Options, Piece, State
 
 MAX_REDRAWS = 1000
+MAX_DEAL_CARDS = 1000
+"""The most cards a deal's bag may list (a bag holds at most 120 number cards and some Leaders,
+but a deal may repeat Leaders)."""
 BONUS_BY_MATCHES = {3: 1, 4: 2, 5: 3, 6: 4}
-"""Sides matching a number card -> bonus cards drawn and played at once."""
+"""Sides matching a number card -> bonus cards earned."""
 
 Tops = dict[Cell, Piece]
+Board = tuple[tuple[Cell, tuple[Piece, ...]], ...]
 
 
 # -- start ----------------------------------------------------------------------------------
@@ -35,23 +50,28 @@ def seeded_bags(options: Options, seed: int) -> list[list[str]]:
 
 def dealt_bags(deal: Any) -> list[list[str]]:
     """Check an explicit deal: ``[[Blue's bag], [Red's bag]]``, card names in draw order."""
-    if not (isinstance(deal, (list, tuple)) and len(deal) == 2):
+    if not (isinstance(deal, list | tuple) and len(deal) == 2):
         raise InvalidOptionsError("A Geronimos deal is a list of two bags: [[Blue's cards], [Red's cards]].")
-    bags = []
-    for seat, bag in enumerate(deal):
-        if not isinstance(bag, (list, tuple)) or not all(isinstance(card, str) for card in bag):
-            raise InvalidOptionsError(f"{SEAT_NAMES[seat]}'s bag in the deal must be a list of card names.")
-        cards = [LEADER if card.strip().upper() == LEADER else card.strip() for card in bag]
-        wrong = [card for card in cards if card != LEADER and card not in CARD_SET]
-        if wrong:
-            raise InvalidOptionsError(
-                f"Deal: {wrong[0]!r} is not a card; write a card from its single dot, e.g. '153264', or 'L'."
-            )
-        numbers = [card for card in cards if card != LEADER]
-        if len(set(numbers)) != len(numbers):
-            raise InvalidOptionsError(f"Deal: {SEAT_NAMES[seat]}'s bag holds a card twice.")
-        bags.append(cards)
-    return bags
+    return [dealt_bag(SEAT_NAMES[seat], bag) for seat, bag in enumerate(deal)]
+
+
+def dealt_bag(colour: str, bag: Any) -> list[str]:
+    """One bag of a deal: a list of card names (``153264`` or ``L``), no number card twice."""
+    if not isinstance(bag, list | tuple) or not all(isinstance(card, str) for card in bag):
+        raise InvalidOptionsError(f"{colour}'s bag in the deal must be a list of card names.")
+    if len(bag) > MAX_DEAL_CARDS:
+        size = len(bag)
+        raise InvalidOptionsError(f"{colour}'s bag in the deal has {size} cards; at most {MAX_DEAL_CARDS}.")
+    cards = [LEADER if card.strip().upper() == LEADER else card.strip() for card in bag]
+    wrong = [card for card in cards if card != LEADER and card not in CARD_SET]
+    if wrong:
+        raise InvalidOptionsError(
+            f"Deal: {quote(wrong[0])} is not a card; write a card from its single dot, e.g. '153264', or 'L'."
+        )
+    numbers = [card for card in cards if card != LEADER]
+    if len(set(numbers)) != len(numbers):
+        raise InvalidOptionsError(f"Deal: {colour}'s bag holds a card twice.")
+    return cards
 
 
 def first_to_lay(blue: str, red: str) -> int | None:
@@ -65,35 +85,28 @@ def first_to_lay(blue: str, red: str) -> int | None:
     return 0 if first_player_key(blue) < first_player_key(red) else 1
 
 
-def start_draws(bags: list[list[str]], seed: int, dealt: bool) -> tuple[int, tuple[str, str], list[str]]:
-    """Draw start cards until one seat lays first; returns it, both cards and the log.
+def draw_start_cards(
+    bags: list[list[str]], seed: int, dealt: bool
+) -> tuple[int, tuple[tuple[str, str], ...]]:
+    """Draw start cards until one seat lays first; returns it and every pair drawn.
 
     Cards drawn again go back into their bags: with a seeded game the bags are shuffled (by
     the seed); with an explicit deal they go to the bottom, in the order drawn.
     """
-    log: list[str] = []
+    draws: list[tuple[str, str]] = []
     for attempt in range(MAX_REDRAWS):
         if not bags[0] or not bags[1]:
             raise InvalidOptionsError("The deal runs out of cards before the start is decided.")
         drawn = (bags[0].pop(0), bags[1].pop(0))
-        log.append(f"Blue draws {drawn[0]}, Red draws {drawn[1]}.")
+        draws.append(drawn)
         first = first_to_lay(*drawn)
         if first is not None:
-            if LEADER in drawn:
-                log.append(f"{SEAT_NAMES[1 - first]} drew a Leader, so {SEAT_NAMES[first]} lays first.")
-            else:
-                log.append(
-                    f"{SEAT_NAMES[first]}'s numbers after the single dot are lower, so "
-                    f"{SEAT_NAMES[first]} lays first."
-                )
-            return first, drawn, log
-        why = "Two Leaders" if drawn[0] == LEADER else "Identical cards"
-        log.append(f"{why}: both go back into the bags and both draw again.")
+            return first, tuple(draws)
         for seat in range(2):
             bags[seat].append(drawn[seat])
             if not dealt:
                 seeded_rng(seed, "geronimos", "redraw", attempt, seat).shuffle(bags[seat])
-    raise InvalidOptionsError("The start could not be decided.")  # pragma: no cover
+    raise InvalidOptionsError("The start could not be decided: the bags hold only the same card.")
 
 
 def new_state(options: Options, seed: int, deal: Any) -> State:
@@ -102,25 +115,23 @@ def new_state(options: Options, seed: int, deal: Any) -> State:
     The other player is to act, with their start card to lay next to it.
     """
     bags = dealt_bags(deal) if deal is not None else seeded_bags(options, seed)
-    first, drawn, log = start_draws(bags, seed, deal is not None)
-    log.append(f"{SEAT_NAMES[first]} lays {laid(drawn[first], 0) if drawn[first] != LEADER else 'L'}@0,0.")
-    board = ((ORIGIN, (Piece(drawn[first], 0, first),)),)
+    first, draws = draw_start_cards(bags, seed, deal is not None)
+    cards = draws[-1]
     return State(
         options=options,
         seed=seed,
         bags=(tuple(bags[0]), tuple(bags[1])),
-        board=board,
+        board=((ORIGIN, (Piece(cards[first], 0, first),)),),
         turn=1 - first,
-        drawn=drawn[1 - first],
+        drawn=cards[1 - first],
         opening=True,
         first=first,
-        start_log=tuple(log),
+        start_draws=draws,
         last=ORIGIN,
-        last_text=f"{SEAT_NAMES[first]} {laid(drawn[first], 0) if drawn[first] != LEADER else 'L'}@0,0",
     )
 
 
-# -- legal placements -------------------------------------------------------------------------
+# -- legal moves ------------------------------------------------------------------------------
 
 
 def frontier(tops: Tops) -> list[Cell]:
@@ -131,12 +142,24 @@ def frontier(tops: Tops) -> list[Cell]:
 
 def contacts(tops: Tops, cell: Cell) -> list[tuple[int, Piece]]:
     """The cards touching ``cell``, as ``(side of cell, top piece)``."""
+    q, r = cell
     found = []
-    for side in range(6):
-        piece = tops.get(neighbour(cell, side))
+    for side, (dq, dr) in enumerate(DIRECTIONS):
+        piece = tops.get((q + dq, r + dr))
         if piece is not None:
             found.append((side, piece))
     return found
+
+
+def fitting_rotations(card: str, touching: Sequence[tuple[int, Piece]]) -> Sequence[int]:
+    """The rotations of ``card`` whose sides match every number card they touch: all six next
+    to Leaders only, else the one rotation the first number card asks for, if it suits the rest."""
+    wanted = [(side, other[(side + 3) % 6]) for side, piece in touching if (other := piece.sides) is not None]
+    if not wanted:
+        return range(6)
+    rotation = rotation_showing(card, *wanted[0])
+    sides = SIDES[card, rotation]
+    return (rotation,) if all(sides[side] == number for side, number in wanted) else ()
 
 
 def side_clashes(card: str, rotation: int, touching: Sequence[tuple[int, Piece]]) -> list[int]:
@@ -157,33 +180,45 @@ def single_contact_ok(state: State, cell: Cell, full: int) -> bool:
     return distance(cell) == full + 1
 
 
-def compute_legal(state: State) -> tuple[Move, ...]:
-    """Every legal move of the seat to act: placements of the drawn card, else ``discard``."""
-    if state.finished or not state.drawn:
+def legal_moves(state: State) -> tuple[Move, ...]:
+    """Every legal move of the seat to act: ``bonus``/``stop`` while it decides on a bonus
+    card, else the placements of the drawn card, else ``discard``."""
+    if state.finished:
         return ()
-    tops = state.tops
-    cells = frontier(tops)
-    moves: list[Move] = []
+    if state.deciding:
+        return (BONUS, STOP)
     if state.drawn == LEADER:
-        moves.extend(Move(LEADER, cell) for cell in cells)
-        if not state.opening:
-            moves.extend(Move(LEADER, cell, True) for cell in sorted(tops))
-        return tuple(moves)
+        return leader_placements(state)
+    return card_placements(state) or (DISCARD,)
+
+
+def leader_placements(state: State) -> tuple[Move, ...]:
+    """A Leader goes in any empty cell next to the table, or (after the start) on any card."""
+    tops = state.tops
+    moves = [Move.place(LEADER, cell) for cell in frontier(tops)]
+    if not state.opening:
+        moves.extend(Move.place(LEADER, cell, True) for cell in sorted(tops))
+    return tuple(moves)
+
+
+def card_placements(state: State) -> tuple[Move, ...]:
+    """The placements of the drawn number card: every touching side matches, two contacts
+    (one outside the full rings), or on top of the opponent's identical card."""
+    tops = state.tops
     card = state.drawn
     full = full_rings(tops)
-    for cell in cells:
+    moves: list[Move] = []
+    for cell in frontier(tops):
         touching = contacts(tops, cell)
         if len(touching) < 2 and not single_contact_ok(state, cell, full):
             continue
-        for rotation in range(6):
-            if not side_clashes(card, rotation, touching):
-                moves.append(Move(laid(card, rotation), cell))
+        moves.extend(Move.place(LAID[card, rotation], cell) for rotation in fitting_rotations(card, touching))
     if not state.opening:
         for cell in sorted(tops):
             piece = tops[cell]
             if piece.card == card and piece.owner != state.turn:
-                moves.append(Move(laid(card, piece.rotation), cell, True))
-    return tuple(moves) if moves else (DISCARD,)
+                moves.append(Move.place(LAID[card, piece.rotation], cell, True))
+    return tuple(moves)
 
 
 def placed_piece(move: Move, seat: int) -> Piece:
@@ -196,10 +231,9 @@ def placed_piece(move: Move, seat: int) -> Piece:
 
 def number_matches(tops: Tops, cell: Cell, piece: Piece) -> int:
     """Sides of a placed number card that match a number card (Leader contacts don't count)."""
-    if piece.is_leader:
-        return 0
     sides = piece.sides
-    assert sides is not None
+    if sides is None:
+        return 0
     count = 0
     for side, other in contacts(tops, cell):
         other_sides = other.sides
@@ -211,6 +245,14 @@ def number_matches(tops: Tops, cell: Cell, piece: Piece) -> int:
 def bonus_for(matches: int) -> int:
     """Bonus cards earned by ``matches`` matching sides."""
     return BONUS_BY_MATCHES.get(matches, 0)
+
+
+def earned_bonus(state: State, move: Move) -> tuple[int, int]:
+    """``(matching sides, bonus cards)`` a placement earns (none for the start card)."""
+    if state.opening or move.cell is None or move.laid == LEADER:
+        return 0, 0
+    matches = number_matches(state.tops, move.cell, placed_piece(move, state.turn))
+    return matches, bonus_for(matches)
 
 
 # -- surrounding ------------------------------------------------------------------------------
@@ -276,9 +318,7 @@ def top_counts(tops: Tops) -> tuple[int, int]:
 # -- applying a move --------------------------------------------------------------------------
 
 
-def with_piece(
-    board: tuple[tuple[Cell, tuple[Piece, ...]], ...], cell: Cell, piece: Piece
-) -> tuple[tuple[Cell, tuple[Piece, ...]], ...]:
+def with_piece(board: Board, cell: Cell, piece: Piece) -> Board:
     """The board with ``piece`` laid in (or on top of) ``cell``."""
     stacks = dict(board)
     stacks[cell] = (*stacks.get(cell, ()), piece)
@@ -286,139 +326,178 @@ def with_piece(
 
 
 def apply_move(state: State, move: Move) -> tuple[State, Events]:
-    """Play ``move`` (legal) for the seat to act, then draw the next card to play."""
-    seat = state.turn
-    name = SEAT_NAMES[seat]
+    """Play ``move`` (legal) for the seat to act, then draw what comes next."""
     events: list[Event] = []
-    board = state.board
-    discards = state.discards
-    bonus_left = state.bonus_left
-    winner: int | None = None
-    surrounded: Cell | None = None
-    if move.is_discard:
-        kept = list(discards)
-        kept[seat] = (*kept[seat], state.drawn)
-        discards = (kept[0], kept[1])
-        events.append(Event("pass", f"{name} discards {state.drawn}: it has no legal place", seat))
-        last, last_text = state.last, f"{name} discards {state.drawn}"
-    else:
-        assert move.cell is not None
-        tops = state.tops
-        piece = placed_piece(move, seat)
-        covered = tops.get(move.cell)
-        matches = number_matches(tops, move.cell, piece)
-        board = with_piece(board, move.cell, piece)
-        text = f"{move.laid}@{format_cell(move.cell)}{'^' if move.stack else ''}"
-        last, last_text = move.cell, f"{name} {text}"
-        events.append(Event("info", f"{name} lays {text}", seat))
-        events.extend(_score_events(seat, covered))
-        earned = 0 if state.opening else bonus_for(matches)
-        if earned:
-            bonus_left += earned
-            plural = "s" if earned > 1 else ""
-            events.append(Event("bonus", f"{matches} matching numbers: {earned} bonus card{plural}", seat))
-        won = surround_after(owner_lookup(tops, move.cell, seat), move.cell, seat)
-        if won is not None:
-            winner, surrounded = won
-    after = State(
-        options=state.options,
-        seed=state.seed,
-        bags=state.bags,
-        board=board,
-        turn=seat,
+    counted = replace(state, plies=state.plies + 1)
+    if move.kind is MoveKind.BONUS:
+        return draw_bonus(counted, state.turn, events)
+    if move.kind is MoveKind.STOP:
+        events.append(Event(EventKind.PASS, seat=state.turn, count=state.bonus_left, reason="bonus_declined"))
+        return next_turn(replace(counted, bonus_left=0), state.turn, events)
+    if move.kind is MoveKind.DISCARD:
+        return after_card(discard(counted, events), state.turn, events)
+    return place(counted, move, events)
+
+
+def discard(state: State, events: list[Event]) -> State:
+    """The drawn card, which fits nowhere, goes face up beside its owner's bag."""
+    seat = state.turn
+    kept = list(state.discards)
+    kept[seat] = (*kept[seat], state.drawn)
+    events.append(Event(EventKind.DISCARD, seat=seat, subject=state.drawn, reason="discard"))
+    return replace(state, discards=(kept[0], kept[1]), drawn="", bonus_card=False)
+
+
+def place(state: State, move: Move, events: list[Event]) -> tuple[State, Events]:
+    """Lay the drawn card: score it, earn bonus cards, and check for a surround."""
+    assert move.cell is not None
+    seat = state.turn
+    tops = state.tops
+    piece = placed_piece(move, seat)
+    covered = tops.get(move.cell)
+    matches, earned = earned_bonus(state, move)
+    events.extend(score_events(seat, covered))
+    if earned:
+        events.append(Event(EventKind.BONUS, seat=seat, count=earned, subject=str(matches), reason="bonus"))
+    after = replace(
+        state,
+        board=with_piece(state.board, move.cell, piece),
         drawn="",
-        bonus_left=bonus_left,
+        bonus_card=False,
+        bonus_left=state.bonus_left + earned,
         opening=False,
-        first=state.first,
-        start_log=state.start_log,
-        discards=discards,
-        last=last,
-        last_text=last_text,
-        plies=state.plies + 1,
+        last=move.cell,
     )
-    if winner is not None:
-        assert surrounded is not None
-        return _finish_surround(after, winner, surrounded, events)
-    return _next_draw(after, seat, events)
+    won = surround_after(owner_lookup(tops, move.cell, seat), move.cell, seat)
+    if won is not None:
+        return finish_surround(after, *won, events)
+    return after_card(after, seat, events)
 
 
-def _score_events(seat: int, covered: Piece | None) -> list[Event]:
+def score_events(seat: int, covered: Piece | None) -> list[Event]:
     """The score is top cards on the table: +1 for the mover, -1 for a covered enemy card."""
     if covered is not None and covered.owner == seat:
         return []
-    events = [Event("score", "card on the table +1", seat, 1)]
+    events = [Event(EventKind.SCORE, seat=seat, points=1, reason="top_card")]
     if covered is not None:
-        events.append(Event("score", "card covered -1", covered.owner, -1))
+        owner, text = covered.owner, covered.text
+        events.append(
+            Event(EventKind.SCORE, seat=owner, points=-1, other=seat, subject=text, reason="covered")
+        )
     return events
 
 
-def _finish_surround(state: State, winner: int, cell: Cell, events: list[Event]) -> tuple[State, Events]:
-    loser = 1 - winner
-    reason = f"{SEAT_NAMES[winner]} surrounded {SEAT_NAMES[loser]}'s card at {format_cell(cell)}"
-    events.append(Event("game_end", f"{reason}: {SEAT_NAMES[winner]} wins", winner))
-    return _replace_end(state, winner=winner, surrounded=cell, reason=reason), tuple(events)
+def after_card(state: State, seat: int, events: list[Event]) -> tuple[State, Events]:
+    """After a card is played or discarded: bonus cards on offer (drawn at once where the
+    ``bonus`` option makes them compulsory), else the next turn."""
+    if state.bonus_left and state.bags[seat]:
+        if state.options.bonus == "compulsory":
+            return draw_bonus(state, seat, events)
+        return replace(state, turn=seat, drawn="", bonus_card=False), tuple(events)
+    if state.bonus_left:
+        events.append(Event(EventKind.INFO, seat=seat, count=state.bonus_left, reason="bonus_bag_empty"))
+    return next_turn(replace(state, bonus_left=0), seat, events)
 
 
-def _replace_end(state: State, **changes: Any) -> State:
-    return replace(state, finished=True, drawn="", bonus_left=0, bonus_card=False, **changes)
-
-
-def _next_draw(state: State, seat: int, events: list[Event]) -> tuple[State, Events]:
-    """Draw the next card: a bonus card for ``seat``, else the other seat's turn card."""
+def draw_bonus(state: State, seat: int, events: list[Event]) -> tuple[State, Events]:
+    """``seat`` draws its next bonus card, to be played at once."""
     bags = list(state.bags)
-    if state.bonus_left and bags[seat]:
-        card, bags[seat] = bags[seat][0], bags[seat][1:]
-        events.append(Event("draw", f"{SEAT_NAMES[seat]} draws bonus card {card}", seat))
-        left = state.bonus_left - 1
-        after = replace(
-            state, bags=(bags[0], bags[1]), turn=seat, drawn=card, bonus_left=left, bonus_card=True
-        )
-        return after, tuple(events)
+    card, bags[seat] = bags[seat][0], bags[seat][1:]
+    events.append(Event(EventKind.DRAW, seat=seat, count=1, subject=card, reason="bonus_draw"))
+    after = replace(
+        state,
+        bags=(bags[0], bags[1]),
+        turn=seat,
+        drawn=card,
+        bonus_left=state.bonus_left - 1,
+        bonus_card=True,
+    )
+    return after, tuple(events)
+
+
+def next_turn(state: State, seat: int, events: list[Event]) -> tuple[State, Events]:
+    """The other seat draws its turn card; when its bag is empty, ``seat`` plays on; when both
+    bags are empty, the game ends."""
+    bags = list(state.bags)
     for player in (1 - seat, seat):
         if bags[player]:
             card, bags[player] = bags[player][0], bags[player][1:]
             if player == seat:
-                empty = f"{SEAT_NAMES[1 - seat]}'s bag is empty: {SEAT_NAMES[seat]} plays on"
-                events.append(Event("info", empty))
-            events.append(Event("draw", f"{SEAT_NAMES[player]} draws {card}", player))
+                events.append(Event(EventKind.INFO, seat=1 - seat, other=seat, reason="bag_empty"))
+            events.append(Event(EventKind.DRAW, seat=player, count=1, subject=card, reason="draw"))
             after = replace(
                 state, bags=(bags[0], bags[1]), turn=player, drawn=card, bonus_left=0, bonus_card=False
             )
             return after, tuple(events)
-    return _finish_bags_empty(replace(state, bonus_left=0), events)
+    return finish_bags_empty(replace(state, bonus_left=0), events)
 
 
-def _finish_bags_empty(state: State, events: list[Event]) -> tuple[State, Events]:
+# -- the end ----------------------------------------------------------------------------------
+
+
+def ended(state: State, **changes: Any) -> State:
+    """``state`` as a finished game."""
+    return replace(state, finished=True, drawn="", bonus_left=0, bonus_card=False, **changes)
+
+
+def finish_surround(state: State, winner: int, cell: Cell, events: list[Event]) -> tuple[State, Events]:
+    """``winner`` surrounded the card at ``cell``: the game ends at once."""
+    events.append(
+        Event(EventKind.GAME_END, seat=winner, other=1 - winner, subject=format_cell(cell), reason="surround")
+    )
+    return ended(state, winner=winner, surrounded=cell, reason="surrounded"), tuple(events)
+
+
+def finish_bags_empty(state: State, events: list[Event]) -> tuple[State, Events]:
+    """Both bags are empty: the most cards around one enemy card wins, then the most top cards."""
     tops = state.tops
     sieges = (siege(tops, 0), siege(tops, 1))
     counts = top_counts(tops)
     if sieges[0] != sieges[1]:
-        winner: int | None = 0 if sieges[0] > sieges[1] else 1
-        reason = (
-            f"both bags are empty; {SEAT_NAMES[winner or 0]} has {max(sieges)} cards around one enemy card "
-            f"(against {min(sieges)})"
+        winner = 0 if sieges[0] > sieges[1] else 1
+        best = sieges[winner]
+        events.append(
+            Event(EventKind.GAME_END, seat=winner, other=1 - winner, count=best, reason="bags_siege")
         )
-    elif counts[0] != counts[1]:
+        return ended(state, winner=winner, reason="most_around"), tuple(events)
+    if counts[0] != counts[1]:
         winner = 0 if counts[0] > counts[1] else 1
-        reason = (
-            f"both bags are empty; sieges equal ({sieges[0]}), {SEAT_NAMES[winner]} has more cards on top "
-            f"({max(counts)} against {min(counts)})"
+        events.append(
+            Event(EventKind.GAME_END, seat=winner, other=1 - winner, count=counts[winner], reason="bags_tops")
         )
-    else:
-        winner = None
-        reason = f"both bags are empty; sieges ({sieges[0]}) and cards on top ({counts[0]}) equal: a draw"
-    events.append(Event("game_end", reason, winner))
-    return _replace_end(state, winner=winner, reason=reason), tuple(events)
+        return ended(state, winner=winner, reason="most_on_top"), tuple(events)
+    events.append(Event(EventKind.GAME_END, count=sieges[0], reason="bags_draw"))
+    return ended(state, winner=None, reason="all_equal"), tuple(events)
 
 
-def resign_state(state: State, seat: int) -> tuple[State, Events]:
-    """``seat`` forfeits; with two players the other wins at once."""
-    if state.finished:
-        return state, ()
-    reason = f"{SEAT_NAMES[seat]} resigned"
-    after = _replace_end(state, winner=1 - seat, reason=reason, forfeited=state.forfeited | {seat})
+def resign(state: State, seat: int, reason: str = "resigned") -> tuple[State, Events]:
+    """``seat`` forfeits (it resigned, or its time ran out: ``reason``); with two players the
+    other wins at once."""
+    after = ended(state, winner=1 - seat, reason="last_standing", forfeited=state.forfeited | {seat})
     events = (
-        Event("forfeit", f"{SEAT_NAMES[seat]} resigns", seat),
-        Event("game_end", f"{reason}: {SEAT_NAMES[1 - seat]} wins", 1 - seat),
+        Event(EventKind.FORFEIT, seat=seat, reason=reason),
+        Event(EventKind.GAME_END, seat=1 - seat, reason="last_standing"),
     )
     return after, events
+
+
+def outcome_ranks(state: State) -> tuple[int, int]:
+    """The ranks of a finished game: the winner first, or both first in a draw."""
+    if state.winner is None:
+        return 1, 1
+    return (1, 2) if state.winner == 0 else (2, 1)
+
+
+# -- hidden information -----------------------------------------------------------------------
+
+
+def view(state: State) -> State:
+    """What anyone may see: everything but the order of the bags (shown sorted) and the seed."""
+    return replace(state, seed=0, bags=(tuple(sorted(state.bags[0])), tuple(sorted(state.bags[1]))))
+
+
+def determinize(seen: State, rng: random.Random) -> State:
+    """A whole state with the same view: each bag in an order drawn from ``rng`` (its cards are
+    public), and a fresh seed."""
+    blue, red = (tuple(rng.sample(bag, len(bag))) for bag in seen.bags)
+    return replace(seen, bags=(blue, red), seed=rng.getrandbits(62))

@@ -3,32 +3,48 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 from functools import cached_property
 from typing import NamedTuple
 
-from games.core import GameOptions, require_choice, require_range
+from games.core import GameOptions, option
 from games.geronimos.cards import LEADER, SIDES, laid
 from games.geronimos.hexgrid import Cell
 
 SEAT_NAMES = ("Blue", "Red")
-"""Seat 0 is Blue (the 7th Cavalry), seat 1 is Red."""
+"""The colours of the seats: seat 0 is Blue (the 7th Cavalry), seat 1 is Red."""
 
 TABLES = ("rings", "open")
+BONUS_RULES = ("optional", "compulsory")
 
 
 @dataclass(frozen=True)
 class Options(GameOptions):
-    """Variants: how many number cards each bag holds, how many Leaders, the contact rule."""
+    """Variants: how many number cards each bag holds, how many Leaders, the contact rule and
+    whether bonus cards may be declined."""
 
-    bag: int = 40
-    leaders: int = 4
-    table: str = "rings"
-
-    def validate(self) -> None:
-        """Check the ranges of every option."""
-        require_range("bag", self.bag, 20, 120)
-        require_range("leaders", self.leaders, 0, 6)
-        require_choice("table", self.table, TABLES)
+    bag: int = option(
+        40, low=20, high=120, help="Distinct number cards in each bag (the same cards for both players)"
+    )
+    leaders: int = option(4, low=0, high=6, help="Wild Leader cards in each bag")
+    table: str = option(
+        "rings",
+        choices=TABLES,
+        labels={
+            "rings": "rings: one contact only outside a full ring",
+            "open": "open: one contact wherever a cell touches one card",
+        },
+        help="Where a card may touch just one card",
+    )
+    bonus: str = option(
+        "optional",
+        choices=BONUS_RULES,
+        labels={
+            "optional": "optional: draw each bonus card, or stop",
+            "compulsory": "compulsory: every bonus card is drawn and played",
+        },
+        help="Whether a player may decline bonus cards",
+    )
 
 
 class Piece(NamedTuple):
@@ -54,34 +70,56 @@ class Piece(NamedTuple):
         return LEADER if self.card == LEADER else laid(self.card, self.rotation)
 
 
+class MoveKind(StrEnum):
+    """What a move does."""
+
+    PLACE = "place"
+    """Lay the drawn card in (or on top of) a cell."""
+    DISCARD = "discard"
+    """Give up the drawn card: it fits nowhere."""
+    BONUS = "bonus"
+    """Draw the next bonus card (it must then be played)."""
+    STOP = "stop"
+    """Decline the bonus cards still on offer; the turn ends."""
+
+
 @dataclass(frozen=True)
 class Move:
-    """A placement (``laid`` is the card read from side 0, or ``L``) or a discard.
+    """A move. A placement has ``laid`` (the card read from side 0, or ``L``) and ``cell``;
+    ``stack`` is True when the card goes on top of the card already in ``cell``. The other
+    kinds carry nothing else."""
 
-    A discard has ``laid == ""`` and no cell. ``stack`` is True when the card goes on top of
-    the card already in ``cell``.
-    """
-
+    kind: MoveKind
     laid: str = ""
     cell: Cell | None = None
     stack: bool = False
 
+    @classmethod
+    def place(cls, laid_text: str, cell: Cell, stack: bool = False) -> Move:
+        """A placement of the card ``laid_text`` (as laid, or ``L``) in ``cell``."""
+        return cls(MoveKind.PLACE, laid_text, cell, stack)
+
     @property
     def is_discard(self) -> bool:
         """True for the discard action."""
-        return self.cell is None
+        return self.kind is MoveKind.DISCARD
 
 
-DISCARD = Move()
+DISCARD = Move(MoveKind.DISCARD)
+BONUS = Move(MoveKind.BONUS)
+STOP = Move(MoveKind.STOP)
 
 
 @dataclass(frozen=True)
 class State:
     """A whole game. ``board`` lists ``(cell, stack bottom to top)`` sorted by cell.
 
-    ``bags[seat]`` holds the cards still in that bag, the next draw first. ``drawn`` is the
-    card the seat to act must play now ("" when the game is over); ``bonus_card`` is True when
-    it is a bonus card; ``bonus_left`` counts the bonus cards that seat still draws after this one.
+    ``bags[seat]`` holds the cards still in that bag, the next draw first (a view shows them
+    sorted). ``drawn`` is the card the seat to act must play now; it is "" when the game is
+    over, and while that seat decides whether to draw a bonus card (:attr:`deciding`).
+    ``bonus_card`` is True when the drawn card is a bonus card; ``bonus_left`` counts the bonus
+    cards that seat may still draw. ``start_draws`` are the start cards drawn (Blue's, Red's),
+    one pair per attempt; ``first`` laid its card at 0,0. ``reason`` is the end's phrase code.
     """
 
     options: Options
@@ -94,10 +132,9 @@ class State:
     bonus_card: bool = False
     opening: bool = True
     first: int = 0
-    start_log: tuple[str, ...] = ()
+    start_draws: tuple[tuple[str, str], ...] = ()
     discards: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
     last: Cell | None = None
-    last_text: str = ""
     plies: int = 0
     finished: bool = False
     winner: int | None = None
@@ -115,9 +152,7 @@ class State:
         """The top card of every occupied cell (only the top counts)."""
         return {cell: stack[-1] for cell, stack in self.board}
 
-    @cached_property
-    def legal(self) -> tuple[Move, ...]:
-        """The legal moves of the seat to act (computed once per state)."""
-        from games.geronimos.rules import compute_legal  # the rules import this module
-
-        return compute_legal(self)
+    @property
+    def deciding(self) -> bool:
+        """True while the seat to act decides whether to draw its next bonus card."""
+        return not self.finished and not self.drawn

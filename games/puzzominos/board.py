@@ -1,4 +1,5 @@
-"""Geometry of the two-player table: placed cells, contacts, enclosed empty groups, placements.
+"""Geometry of the two-player table: placed cells, contacts, enclosed empty groups, placements;
+and :class:`Place`, a piece put somewhere, on the table or on a solitaire target.
 
 The table is an unbounded grid of ``(x, y)`` cells (``y`` downward). Everything here is a pure
 function of sets of cells, so the rules module and the renderer share one geometry.
@@ -22,6 +23,22 @@ Bounds = tuple[int, int, int, int]
 def placed_cells(piece: str, orientation: Orientation, x: int, y: int) -> Cells:
     """The cells ``piece`` covers in ``orientation`` with its bounding box's top-left at ``x,y``."""
     return tuple((x + cx, y + cy) for cx, cy in oriented_cells(piece, orientation))
+
+
+@dataclass(frozen=True, order=True)
+class Place:
+    """``piece`` in ``orientation`` with its bounding box's top-left corner at ``x,y`` (on the
+    duel's table, or on a solitaire target where ``0,0`` is the square ``A1``)."""
+
+    piece: str
+    orientation: Orientation
+    x: int
+    y: int
+
+    @property
+    def cells(self) -> Cells:
+        """The squares it covers."""
+        return placed_cells(self.piece, self.orientation, self.x, self.y)
 
 
 @cache

@@ -33,22 +33,26 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from functools import cache
+from dataclasses import dataclass
+from enum import StrEnum
+from functools import lru_cache
 from typing import NamedTuple
 
 from games.errors import GameError
-from games.puzzominos.notation import Place
+from games.puzzominos.board import Place
 from games.puzzominos.pieces import distinct_orientations, oriented_cells
-from games.puzzominos.targets import Cell, Target, get_target, square_name
+from games.puzzominos.targets import PIECE_SIZE, Cell, Target, parse_target, square_name
 
 Perm = tuple[int, ...]
 """A symmetry of the target as a permutation of bit numbers."""
 
-PIECE_SIZE = 5
 FIRST_BUDGET = 1000
 """Positions the first attempt of a completion search may look at (then 1.5 times more each)."""
 DEFAULT_LIMIT = 300_000
 """Positions a completion may look at in all before giving up (a few seconds)."""
+CHECK_LIMIT = 100_000
+"""Positions :func:`check` may look at to decide whether a target can be filled (a custom
+target, chosen by a player, is checked this far before a game starts: a few seconds at most)."""
 PADDING = 4
 """Unused bits after each line of the layout, so that shifted shapes never wrap onto the next line."""
 
@@ -59,6 +63,25 @@ class SearchLimitError(GameError):
 
 class _OutOfBudget(Exception):
     """An attempt of the completion search used up its budget (the search restarts)."""
+
+
+class Budget:
+    """Positions a count or an enumeration may still look at, shared by its steps (a count of
+    distinct solutions is several counts). ``limit`` None: no limit."""
+
+    def __init__(self, limit: int | None = None) -> None:
+        self.limit = limit
+        self.left = sys.maxsize if limit is None else limit
+
+    def spend(self, positions: int) -> None:
+        """Take ``positions`` from what is left."""
+        self.left -= positions
+
+    def exhausted(self) -> SearchLimitError:
+        """The error for a budget used up."""
+        return SearchLimitError(
+            f"The solver stopped after looking at {self.limit:,} positions: the count is beyond its limit."
+        )
 
 
 class Choice(NamedTuple):
@@ -116,6 +139,7 @@ class Problem:
         self.place_of: dict[int, Place] = {}
         self.shapes: list[tuple[int, tuple[int, ...]]] = []
         self.masks_of: dict[str, list[int]] = {name: self._placements(name) for name in self.names}
+        self.mask_of_place: dict[Place, int] = {place: mask for mask, place in self.place_of.items()}
         self.table: list[tuple[Choice, ...]] = [self._choices(bit) for bit in range(self.size)]
         """Per square: the placements whose first square it is, grouped by piece name."""
         self.probed: list[tuple[Choice, ...]] = [
@@ -217,16 +241,21 @@ class Problem:
 
     # -- search -------------------------------------------------------------------------------
 
-    def search(self, empty: int, left: int) -> Iterator[list[int]]:
+    def search(self, empty: int, left: int, budget: Budget | None = None) -> Iterator[list[int]]:
         """Every way to fill ``empty`` with pieces from ``left``, as a list of masks.
 
-        The list is reused: copy it before the next one is asked for.
+        The list is reused: copy it before the next one is asked for. Raises
+        :class:`SearchLimitError` when ``budget`` runs out.
         """
         table = self.probed
         stride = self.stride
         chosen: list[int] = []
+        spent = Budget() if budget is None else budget
 
         def fill(empty: int, left: int) -> Iterator[list[int]]:
+            spent.left -= 1
+            if spent.left < 0:
+                raise spent.exhausted()
             first = (empty & -empty).bit_length() - 1
             beside = empty >> first
             for field, unit, masks in table[first << 2 | (beside >> 1 & 1) | (beside >> stride & 1) << 1]:
@@ -254,10 +283,12 @@ class Problem:
         left: int,
         memo: dict[int, int] | None = None,
         table: list[tuple[Choice, ...]] | None = None,
+        budget: Budget | None = None,
     ) -> int:
         """How many ways fill ``empty`` with pieces from ``left`` (``memo`` may be shared
         between calls on the same problem and ``table``; ``table`` defaults to every placement,
-        in the layout of :attr:`probed`).
+        in the layout of :attr:`probed`). Raises :class:`SearchLimitError` when more positions
+        than ``budget`` allows would be looked at.
 
         This is the hot loop: a placement that leaves an empty square with no empty neighbour
         is skipped at once, and every other position reached is counted once.
@@ -269,8 +300,15 @@ class Problem:
         shift = self.all_pieces.bit_length() + 1
         known: dict[int, int] = {} if memo is None else memo
         recall = known.get
+        spent = Budget() if budget is None else budget
+        allowance = spent.left
+        visited = 0
 
         def fill(empty: int, left: int) -> int:
+            nonlocal visited
+            visited += 1
+            if visited > allowance:
+                raise spent.exhausted()
             total = 0
             first = (empty & -empty).bit_length() - 1
             beside = empty >> first
@@ -292,13 +330,16 @@ class Problem:
                             total += found
             return total
 
-        return fill(empty, left)
+        try:
+            return fill(empty, left)
+        finally:
+            spent.spend(visited)
 
-    def regions(self, empty: int) -> list[int]:
-        """The edge-connected regions of ``empty``, as masks."""
+    def regions(self, empty: int, seeds: int | None = None) -> list[int]:
+        """The edge-connected regions of ``empty`` (only those with a square of ``seeds``), as masks."""
         stride = self.stride
         found = []
-        rest = empty
+        rest = empty if seeds is None else seeds & empty
         while rest:
             region = rest & -rest
             while True:
@@ -307,8 +348,13 @@ class Problem:
                     break
                 region = grown
             found.append(region)
-            rest ^= region
+            rest &= ~region
         return found
+
+    def beside(self, mask: int) -> int:
+        """The squares edge-adjacent to ``mask`` (and ``mask`` itself), on or off the target."""
+        stride = self.stride
+        return mask << 1 | mask >> 1 | mask << stride | mask >> stride
 
     def options(self, empty: int, left: int) -> tuple[int, int, int]:
         """``(once, twice, thrice)``: the empty squares that at least one, two and three
@@ -431,6 +477,17 @@ class Problem:
             result.append((mask, stabiliser))
         return result
 
+    def homeless(self) -> tuple[str, ...]:
+        """The piece names that have no place at all on the target."""
+        return tuple(name for name in self.names if not self.masks_of[name])
+
+    def homeless_squares(self) -> int:
+        """How many squares the pieces that fit somewhere leave uncovered at best (more than 0:
+        the target cannot be filled)."""
+        counts = Counter(self.target.pieces)
+        room = sum(counts[name] for name in self.names if self.masks_of[name])
+        return (self.target.needed - min(room, self.target.needed)) * PIECE_SIZE
+
     def fixable(self) -> list[str]:
         """Piece names that every solution uses exactly once (none if some pieces stay out)."""
         if self.target.needed != len(self.target.pieces):
@@ -438,7 +495,7 @@ class Problem:
         counts = Counter(self.target.pieces)
         return [name for name in self.names if counts[name] == 1]
 
-    def count_all(self) -> int:
+    def count_all(self, budget: Budget | None = None) -> int:
         """Every solution, symmetric copies included.
 
         With a piece every solution uses once, the solutions with that piece at any placement
@@ -446,7 +503,7 @@ class Problem:
         """
         fixable = self.fixable()
         if not fixable or not self.symmetries:
-            return self.count(self.full, self.all_pieces)
+            return self.count(self.full, self.all_pieces, budget=budget)
         memo: dict[int, int] = {}
         group = list(self.symmetries)
         name = min(fixable, key=lambda name: len(self.orbits(self.masks_of[name], group)))
@@ -454,11 +511,11 @@ class Problem:
         return sum(
             (len(group) + 1)
             // (len(stabiliser) + 1)
-            * self.count(self.full ^ mask, self.all_pieces - unit, memo)
+            * self.count(self.full ^ mask, self.all_pieces - unit, memo, budget=budget)
             for mask, stabiliser in self.orbits(self.masks_of[name], group)
         )
 
-    def symmetric(self, empty: int, left: int, perm: Perm) -> int:
+    def symmetric(self, empty: int, left: int, perm: Perm, budget: Budget | None = None) -> int:
         """How many ways to fill ``empty`` with pieces from ``left`` are unchanged by ``perm``,
         when no piece name may be used twice: then every placement must be unchanged itself."""
         table = [
@@ -469,9 +526,9 @@ class Problem:
             )
             for choices in self.probed
         ]
-        return self.count(empty, left, {}, table)
+        return self.count(empty, left, {}, table, budget)
 
-    def count_distinct(self) -> int:
+    def count_distinct(self, budget: Budget | None = None) -> int:
         """Solutions counted once per rotation/reflection class of the whole target.
 
         A piece that every solution uses once is fixed at one placement per orbit of the
@@ -488,7 +545,7 @@ class Problem:
 
         def distinct(empty: int, left: int, fixed: list[int], group: list[Perm]) -> int:
             if not group:
-                return self.count(empty, left, memo)
+                return self.count(empty, left, memo, budget=budget)
             options = [
                 (name, self.orbits((m for m in self.masks_of[name] if m & empty == m), group))
                 for name in fixable
@@ -496,12 +553,13 @@ class Problem:
             ]
             free = [option for option in options if not any(stabiliser for _, stabiliser in option[1])]
             if singles and not free and (fixed or not options):
-                total = self.count(empty, left, memo) + sum(
-                    self.symmetric(empty, left, perm) for perm in group
+                total = self.count(empty, left, memo, budget=budget) + sum(
+                    self.symmetric(empty, left, perm, budget) for perm in group
                 )
                 return total // (len(group) + 1)
             if not options:
-                return sum(self.is_canonical(fixed + masks, group) for masks in self.search(empty, left))
+                found = self.search(empty, left, budget)
+                return sum(self.is_canonical(fixed + masks, group) for masks in found)
             name, orbits = min((free if fixed and free else options), key=lambda option: len(option[1]))
             unit = self.fields[name][1]
             return sum(
@@ -511,9 +569,9 @@ class Problem:
         return distinct(self.full, self.all_pieces, [], list(self.symmetries))
 
 
-@cache
+@lru_cache(maxsize=32)
 def problem(target: Target) -> Problem:
-    """The compiled form of ``target`` (cached)."""
+    """The compiled form of ``target`` (the most recent ones cached)."""
     return Problem(target)
 
 
@@ -531,26 +589,69 @@ def complete(
     """
     compiled = problem(target)
     start = compiled.position(placed)
-    if start is None:
+    if start is None or compiled.homeless_squares() > 0:
         return None
     masks = compiled.first_completion(*start, limit=limit)
     return None if masks is None else tuple(compiled.place_of[mask] for mask in masks)
 
 
-def solutions(target: Target) -> Iterator[tuple[Place, ...]]:
-    """Every solution of ``target``, symmetric copies included."""
+def solutions(target: Target, limit: int | None = None) -> Iterator[tuple[Place, ...]]:
+    """Every solution of ``target``, symmetric copies included (raises
+    :class:`SearchLimitError` after ``limit`` positions)."""
     compiled = problem(target)
-    for masks in compiled.search(compiled.full, compiled.all_pieces):
+    for masks in compiled.search(compiled.full, compiled.all_pieces, Budget(limit)):
         yield tuple(compiled.place_of[mask] for mask in masks)
 
 
-def count_solutions(target: Target, distinct: bool = True) -> int:
+def count_solutions(target: Target, distinct: bool = True, limit: int | None = None) -> int:
     """How many solutions ``target`` has; with ``distinct`` a solution and its rotations and
-    reflections of the whole target count once."""
+    reflections of the whole target count once. Raises :class:`SearchLimitError` when counting
+    would look at more than ``limit`` positions (the count is beyond the solver's limit)."""
     compiled = problem(target)
+    if compiled.homeless_squares() > 0:
+        return 0
+    budget = Budget(limit)
     if distinct:
-        return compiled.count_distinct()
-    return compiled.count_all()
+        return compiled.count_distinct(budget)
+    return compiled.count_all(budget)
+
+
+class Verdict(StrEnum):
+    """What the solver could prove about a target within its limit."""
+
+    SOLVABLE = "solvable"
+    UNSOLVABLE = "unsolvable"
+    UNDECIDED = "undecided"
+
+
+@dataclass(frozen=True)
+class Check:
+    """The answer of :func:`check`: the verdict, a solution when one was found, the pieces that
+    have no place at all on the target when that is the proof, and the limit the search had."""
+
+    verdict: Verdict
+    solution: tuple[Place, ...] = ()
+    homeless: tuple[str, ...] = ()
+    limit: int | None = None
+
+
+def check(target: Target, limit: int | None = CHECK_LIMIT) -> Check:
+    """Whether ``target`` can be filled, proven within ``limit`` positions.
+
+    Unsolvable at once when the pieces that fit somewhere cannot cover it (``2x30``: six
+    pentominoes need three columns); else the completion search decides, or gives up
+    (:attr:`Verdict.UNDECIDED`) after ``limit`` positions.
+    """
+    compiled = problem(target)
+    if compiled.homeless_squares() > 0:
+        return Check(Verdict.UNSOLVABLE, homeless=compiled.homeless(), limit=limit)
+    try:
+        masks = compiled.first_completion(compiled.full, compiled.all_pieces, limit=limit)
+    except SearchLimitError:
+        return Check(Verdict.UNDECIDED, limit=limit)
+    if masks is None:
+        return Check(Verdict.UNSOLVABLE, limit=limit)
+    return Check(Verdict.SOLVABLE, tuple(compiled.place_of[mask] for mask in masks), limit=limit)
 
 
 def render(target: Target, placed: Sequence[Place]) -> str:
@@ -570,52 +671,107 @@ def format_solitaire(place: Place) -> str:
     return f"{place.piece}{place.orientation.notation()}@{square_name(place.x, place.y)}"
 
 
-USAGE = "usage: python -m games solve puzzominos TARGET [--count [--all]] [--json]"
+USAGE = (
+    "usage: python -m games solve puzzominos TARGET [--count [--all]] [--limit POSITIONS] [--json]\n"
+    "TARGET: a named target (6x10, T, cross, ring, ...), a rectangle WxH (e.g. 7x5) or a shape "
+    "drawn as rows of X and . separated by / (e.g. ..XX/XXXXXX/XXXX)"
+)
 FLAGS = frozenset({"--count", "--all", "--json"})
+CLI_LIMIT = 3_000_000
+"""Positions the command line looks at before it says the answer is beyond its limit (every
+one-set named target is counted well within it); ``--limit 0`` lifts it."""
+
+
+@dataclass(frozen=True)
+class Command:
+    """A ``solve`` command line, read."""
+
+    target: str
+    flags: frozenset[str]
+    limit: int | None
+
+
+def read_command(argv: Sequence[str]) -> Command | None:
+    """The target, flags and limit of ``argv``, or None when it is not a valid command line."""
+    names: list[str] = []
+    flags: set[str] = set()
+    limit: int | None = CLI_LIMIT
+    items = iter(argv)
+    for arg in items:
+        if arg == "--limit" or arg.startswith("--limit="):
+            value = arg.partition("=")[2] if "=" in arg else next(items, "")
+            if not value.isascii() or not value.isdigit() or len(value) > 12:
+                return None
+            limit = int(value) or None
+        elif arg.startswith("--"):
+            flags.add(arg)
+        else:
+            names.append(arg)
+    if len(names) != 1 or flags - FLAGS:
+        return None
+    return Command(names[0], frozenset(flags), limit)
 
 
 def main_solve(argv: list[str]) -> int:
-    """``python -m games solve puzzominos TARGET [--count [--all]] [--json]``.
+    """``python -m games solve puzzominos TARGET [--count [--all]] [--limit N] [--json]``.
 
-    Prints one solution as a grid of letters; with ``--count`` the number of distinct solutions
-    (``--all``: symmetric copies counted too) and the time taken. ``--json`` prints the same as
-    one JSON object (a solution as its placements in solitaire notation and its grid rows).
-    Returns 0, or 1 when the target has no solution, 2 for a bad command line.
+    TARGET is a named target, a rectangle ``WxH`` or a drawn shape. Prints one solution as a
+    grid of letters; with ``--count`` the number of distinct solutions (``--all``: symmetric
+    copies counted too) and the time taken. Both stop after ``--limit`` positions (default
+    :data:`CLI_LIMIT`, 0 for none) and then say the answer is beyond the limit. ``--json``
+    prints the same as one JSON object (a solution as its placements in solitaire notation and
+    its grid rows). Returns 0, 1 when the target has no solution, 2 for a bad command line or
+    target, 3 when the answer is beyond the limit.
     """
-    flags = {arg for arg in argv if arg.startswith("--")}
-    names = [arg for arg in argv if not arg.startswith("--")]
-    if len(names) != 1 or flags - FLAGS:
+    command = read_command(argv)
+    if command is None:
         print(USAGE, file=sys.stderr)
         return 2
     try:
-        target = get_target(names[0])
+        target = parse_target(command.target)
     except GameError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    start = time.perf_counter()
-    report: dict[str, object] = {"target": target.name}
-    if "--count" in flags:
-        distinct = "--all" not in flags
-        total = count_solutions(target, distinct=distinct)
-        report |= {"distinct": distinct, "solutions": total, "seconds": round(time.perf_counter() - start, 3)}
-        kind = "distinct solutions" if distinct else "solutions (symmetric copies included)"
-        text = f"{target.name}: {total} {kind} in {report['seconds']:.2f} s"
-        status = 0
+    report: dict[str, object] = {"target": target.name, "limit": command.limit}
+    if "--count" in command.flags:
+        status, text = _count(target, command, report)
     else:
-        solution = complete(target, (), limit=None)
-        seconds = round(time.perf_counter() - start, 3)
-        if solution is None:
-            report |= {"solution": None, "seconds": seconds}
-            text = f"{target.name}: no solution ({seconds:.2f} s)"
-            status = 1
-        else:
-            grid = render(target, solution)
-            report |= {
-                "solution": [format_solitaire(place) for place in solution],
-                "grid": grid.splitlines(),
-                "seconds": seconds,
-            }
-            text = f"{grid}\n{target.name}: solved in {seconds:.2f} s"
-            status = 0
-    print(json.dumps(report, indent=2) if "--json" in flags else text)
+        status, text = _solve(target, command, report)
+    print(json.dumps(report, indent=2) if "--json" in command.flags else text)
     return status
+
+
+def _count(target: Target, command: Command, report: dict[str, object]) -> tuple[int, str]:
+    distinct = "--all" not in command.flags
+    kind = "distinct solutions" if distinct else "solutions (symmetric copies included)"
+    start = time.perf_counter()
+    try:
+        total: int | None = count_solutions(target, distinct=distinct, limit=command.limit)
+    except SearchLimitError:
+        total = None
+    seconds = round(time.perf_counter() - start, 3)
+    report |= {"distinct": distinct, "solutions": total, "beyond_limit": total is None, "seconds": seconds}
+    if total is None:
+        return (
+            3,
+            f"{target.name}: more {kind} than the solver counts within {command.limit:,} positions "
+            f"({seconds:.2f} s)",
+        )
+    return 0, f"{target.name}: {total} {kind} in {seconds:.2f} s"
+
+
+def _solve(target: Target, command: Command, report: dict[str, object]) -> tuple[int, str]:
+    start = time.perf_counter()
+    found = check(target, limit=command.limit)
+    seconds = round(time.perf_counter() - start, 3)
+    report |= {"verdict": str(found.verdict), "seconds": seconds}
+    if found.verdict is Verdict.UNDECIDED:
+        report["solution"] = None
+        return 3, f"{target.name}: no solution found within {command.limit:,} positions ({seconds:.2f} s)"
+    if found.verdict is Verdict.UNSOLVABLE:
+        report["solution"] = None
+        reason = f"; no place at all for {', '.join(found.homeless)}" if found.homeless else ""
+        return 1, f"{target.name}: no solution{reason} ({seconds:.2f} s)"
+    grid = render(target, found.solution)
+    report |= {"solution": [format_solitaire(place) for place in found.solution], "grid": grid.splitlines()}
+    return 0, f"{grid}\n{target.name}: solved in {seconds:.2f} s"

@@ -2,8 +2,9 @@
 
 Rules as implemented: ``/work/shared/rules/tileup.md`` (the project's rules file). Modules:
 :mod:`~games.tileup.data` (squares, tiles, shapes, cards), :mod:`~games.tileup.board`
-(placement and regions), :mod:`~games.tileup.setup`, :mod:`~games.tileup.notation` and
-:mod:`~games.tileup.rules` (the game object).
+(placement and regions), :mod:`~games.tileup.setup` (the deal), :mod:`~games.tileup.state`
+(options, moves, state), :mod:`~games.tileup.rules`, :mod:`~games.tileup.notation`,
+:mod:`~games.tileup.heuristics` (move ordering) and :mod:`~games.tileup.game` (the game object).
 
 Names: tiles are a colour letter and a number (``O4``: orange 4; colours ``O``, ``B``, ``P``).
 Goal cards in a deal are ``<colour>-<shape>`` (``O-L4``: orange L4; shapes ``I3 V3 I4 L4 T4
@@ -21,8 +22,8 @@ number; cards by colour O, B, P, then shape in the order above). The deal is con
    draw one goal card from the deck.
 4. While the highest tile sum is shared, the tied seats (in seat order) put their three tiles
    back at the END of the bag (in the order drawn), then each draws three new ones (in seat
-   order); every seat's sum
-   is compared again. The highest sum starts; play passes to the next seat.
+   order); every seat's sum is compared again. The highest sum starts; play passes to the next
+   seat.
 5. During play tiles are drawn from the front of the bag, discarded tiles go to its end, and
    goal cards are drawn from the front of the deck.
 
@@ -35,11 +36,22 @@ over 7 tiles or 3 goal cards starts the discard step, where only discards are le
 needed discard ends the turn. A scored face-up card is replaced from the deck first (turning
 the discard pile over when the deck is empty), then goes onto the discard pile; with no card
 left anywhere the slot stays empty. The discard pile turned over keeps its order: the card
-discarded first becomes the top of the new deck. A "full round" for the safety ends is as many
-consecutive turns as there are players still in the game.
+discarded first becomes the top of the new deck.
+
+Safety ends, so that every game ends: a full round (as many consecutive turns as there are
+players still in the game) with no tile placed while the bag is empty; or ten full rounds in a
+row with no tile placed, whatever the bag holds (players who only draw goal cards, or draw
+tiles and discard them again). Games stored before issue 13 keep the old three rounds (the
+option ``idle_rounds`` = 3, set by a migration and never offered in lobbies).
+
+Hidden information: a view keeps its own screen and the public counts; other screens, the bag
+and deck orders and the seed are removed, and :func:`~games.tileup.rules.determinize` deals
+what the viewer cannot account for at random.
 """
 
-from games.tileup.rules import GAME, TileUpGame, TileUpOptions
-from games.tileup.state import TileUpMove, TileUpState
+from games.tileup.game import TileUp
+from games.tileup.state import Move, MoveKind, Options, State, Step
 
-__all__ = ["GAME", "TileUpGame", "TileUpMove", "TileUpOptions", "TileUpState"]
+GAME = TileUp()
+
+__all__ = ["GAME", "Move", "MoveKind", "Options", "State", "Step", "TileUp"]

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from games.tileup.data import NEIGHBOURS, SQUARES, shape_of, tile_colour, tile_number
-from games.tileup.state import Stack
+from games.tileup.data import NEIGHBOURS, SQUARES, Stack, shape_of, tile_colour, tile_number
 
 
 def top(stack: Stack) -> str | None:

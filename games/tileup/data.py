@@ -24,6 +24,9 @@ CARD_LIMIT = 3
 
 Cell = tuple[int, int]
 
+Stack = tuple[str, ...]
+"""The tiles on one square, bottom first (the last one is the top tile)."""
+
 SHAPES: dict[str, tuple[Cell, ...]] = {
     "I3": ((0, 0), (1, 0), (2, 0)),
     "V3": ((0, 0), (0, 1), (1, 1)),
@@ -54,9 +57,10 @@ def square_index(column: int, row: int) -> int:
 def parse_square(text: str) -> int | None:
     """``C5`` (any case) -> its index, or None when it is not a square of the board."""
     text = text.strip().upper()
-    if len(text) < 2 or text[0] not in COLUMNS or not text[1:].isdigit():
+    digits = text[1:]
+    if len(text) < 2 or text[0] not in COLUMNS or not (digits.isascii() and digits.isdigit()):
         return None
-    row = int(text[1:])
+    row = int(digits)
     if not 1 <= row <= SIZE:
         return None
     return square_index(COLUMNS.index(text[0]), row - 1)

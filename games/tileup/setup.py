@@ -1,29 +1,53 @@
-"""Setting up a game of Tile Up! from a seed or from an explicit deal."""
+"""Setting up a game of Tile Up! from a seed or from an explicit deal (see the package docstring)."""
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from games.core import seeded_rng
-from games.errors import InvalidOptionsError
-from games.tileup.data import ALL_CARDS, ALL_TILES, CENTER, SQUARES, tile_key, tile_number
-from games.tileup.state import Stack, TileUpState
+from games.errors import InvalidOptionsError, quote
+from games.tileup.data import ALL_CARDS, ALL_TILES, CENTER, SQUARES, Stack, tile_key, tile_number
 
 MAX_REDRAWS = 500
 """A guard against a deal whose tie redraws would cycle for ever (then the lowest tied seat starts)."""
 
 
-def _complete(listed: Sequence[Any], full: Sequence[str], what: str) -> list[str]:
+@dataclass(frozen=True)
+class Setup:
+    """Everything the set-up decided, before the first turn."""
+
+    board: tuple[Stack, ...]
+    bag: tuple[str, ...]
+    deck: tuple[str, ...]
+    face_up: tuple[str, ...]
+    tiles: tuple[tuple[str, ...], ...]
+    """Every seat's three tiles, sorted by colour then number."""
+    cards: tuple[tuple[str, ...], ...]
+    first: int
+    seed: int | None
+    """The seed that reshuffles the bag (None with a deal)."""
+    shuffles: int
+
+
+def _named(item: Any) -> str:
+    """How a deal's error message shows one of its items (never a huge repr)."""
+    return quote(item) if isinstance(item, str) else f"a value of type {type(item).__name__}"
+
+
+def _complete(listed: Any, full: Sequence[str], what: str) -> list[str]:
     """``listed`` followed by the rest of ``full`` (canonical order), checking every name."""
-    if not isinstance(listed, (list, tuple)):
-        raise InvalidOptionsError(f"The deal's {what} must be a list of names.")
+    if not isinstance(listed, list | tuple):
+        raise InvalidOptionsError(
+            f"The deal's {what} order must be a list of {what} names, not {_named(listed)}."
+        )
     left = Counter(full)
     for name in listed:
         if not isinstance(name, str) or left[name] <= 0:
             raise InvalidOptionsError(
-                f"The deal's {what} list has {name!r} more often than the game has it "
+                f"The deal's {what} list has {_named(name)} more often than the game has it "
                 f"(or it is not a {what} name)."
             )
         left[name] -= 1
@@ -38,11 +62,12 @@ def _complete(listed: Sequence[Any], full: Sequence[str], what: str) -> list[str
 def read_deal(deal: Any) -> tuple[list[str], list[str]]:
     """The full bag and deck orders of a deal (``{"bag": [...], "deck": [...]}`` or ``[bag, deck]``)."""
     if isinstance(deal, dict):
-        unknown = set(deal) - {"bag", "deck"}
+        unknown = [key for key in deal if key not in ("bag", "deck")]
         if unknown:
-            raise InvalidOptionsError(f"A deal has only 'bag' and 'deck', not {', '.join(sorted(unknown))}.")
+            listed = ", ".join(_named(key) for key in unknown[:3])
+            raise InvalidOptionsError(f"A deal has only 'bag' and 'deck', not {listed}.")
         bag, deck = deal.get("bag", []), deal.get("deck", [])
-    elif isinstance(deal, (list, tuple)) and len(deal) == 2:
+    elif isinstance(deal, list | tuple) and len(deal) == 2:
         bag, deck = deal
     else:
         raise InvalidOptionsError('A deal is {"bag": [tiles...], "deck": [goal cards...]} or [bag, deck].')
@@ -52,14 +77,18 @@ def read_deal(deal: Any) -> tuple[list[str], list[str]]:
 class _Dealer:
     """The bag and deck while setting up (local and mutable; the state gets tuples)."""
 
-    def __init__(self, bag: list[str], deck: list[str], seed: int | None, shuffles: int) -> None:
+    def __init__(self, bag: list[str], deck: list[str], seed: int | None) -> None:
         self.bag = bag
         self.deck = deck
         self.seed = seed
-        self.shuffles = shuffles
+        self.shuffles = 0
 
     def draw_tiles(self, count: int) -> list[str]:
         taken, self.bag = self.bag[:count], self.bag[count:]
+        return taken
+
+    def draw_cards(self, count: int) -> list[str]:
+        taken, self.deck = self.deck[:count], self.deck[count:]
         return taken
 
     def return_tiles(self, tiles: Sequence[str]) -> None:
@@ -101,38 +130,29 @@ def _first_player(dealer: _Dealer, hands: list[list[str]]) -> int:
     return sums.index(max(sums))
 
 
-def new_state(players: int, seed: int | None, deal: Any) -> TileUpState:
-    """A set-up game: center tiles, two face-up goal cards, hands dealt, first seat chosen."""
+def set_up(players: int, seed: int, deal: Any) -> Setup:
+    """Center tiles, two face-up goal cards, hands dealt, first seat chosen: from ``deal`` when
+    given (checked strictly), else shuffled by ``seed``."""
     if deal is not None:
         bag, deck = read_deal(deal)
-        dealer = _Dealer(bag, deck, None, 0)
+        dealer = _Dealer(bag, deck, None)
     else:
-        seed = seed or 0
         bag, deck = list(ALL_TILES), list(ALL_CARDS)
         seeded_rng(seed, "bag").shuffle(bag)
         seeded_rng(seed, "deck").shuffle(deck)
-        dealer = _Dealer(bag, deck, seed, 0)
+        dealer = _Dealer(bag, deck, seed)
     board = _center(dealer)
-    face_up, dealer.deck = tuple(dealer.deck[:2]), dealer.deck[2:]
+    face_up = tuple(dealer.draw_cards(2))
     hands = [dealer.draw_tiles(3) for _ in range(players)]
-    cards = [(card,) for card in dealer.deck[:players]]
-    dealer.deck = dealer.deck[players:]
+    cards = tuple(tuple(dealer.draw_cards(1)) for _ in range(players))
     first = _first_player(dealer, hands)
-    tiles = tuple(tuple(sorted(hand, key=tile_key)) for hand in hands)
-    return TileUpState(
+    return Setup(
         board=tuple(board),
         bag=tuple(dealer.bag),
-        bag_size=len(dealer.bag),
         deck=tuple(dealer.deck),
-        deck_size=len(dealer.deck),
-        discards=(),
         face_up=face_up,
-        tiles=tiles,
-        cards=tuple(cards),
-        tile_counts=tuple(len(hand) for hand in tiles),
-        card_counts=tuple(len(hand) for hand in cards),
-        scores=(0,) * players,
-        to_act=first,
+        tiles=tuple(tuple(sorted(hand, key=tile_key)) for hand in hands),
+        cards=cards,
         first=first,
         seed=dealer.seed,
         shuffles=dealer.shuffles,

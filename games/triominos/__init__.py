@@ -17,21 +17,29 @@ first names form seat 1's hand, and so on; then the well, top first)::
 
     [["555", "012", "013", ...], ["000", ...]]
 
-A tile may be written in any of its rotations and with ``-`` separators (``4-5-3``). Tiles a
-round leaves out follow the listed ones in the canonical order (``000``, ``001``, ... ``555``),
-so a short list fixes the hands and the top of the well. A single flat list is one round.
-Rounds after the listed ones are shuffled from the seed. Forfeited seats are skipped when
-dealing.
+A tile may be written in any of its rotations and with ``-`` separators or spaces
+(``4-5-3``). Tiles a round leaves out follow the listed ones in the canonical order (``000``,
+``001``, ... ``555``), so a short list fixes the hands and the top of the well. A single flat
+list is one round. Rounds after the listed ones are shuffled from the seed. Forfeited seats are
+skipped when dealing. Anything else (a name that is no tile, a tile twice in a round, more than
+56 names in a round or 1000 rounds, values that are not text) is refused with
+:class:`~games.errors.InvalidOptionsError`.
 
 Seeded rounds shuffle the 56 tiles with ``seeded_rng(seed, "triominos", "round", n)`` for
 round ``n`` (1-based).
+
+Hidden information
+------------------
+A view hides the other hands and the well (as ``?`` tiles, their sizes kept) and drops the seed
+and the deal. Public: the board, every hand size, the opening tile while the round opens (the
+players compare their triples to find the opener) and a drawn tile that must be played.
 """
 
 from __future__ import annotations
 
 from games.triominos.game import Triominos
-from games.triominos.state import Move, Options, State
+from games.triominos.state import Move, MoveKind, Options, State
 
 GAME = Triominos()
 
-__all__ = ["GAME", "Move", "Options", "State", "Triominos"]
+__all__ = ["GAME", "Move", "MoveKind", "Options", "State", "Triominos"]

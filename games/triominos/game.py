@@ -1,15 +1,15 @@
-"""The Tri-Ominos protocol object."""
+"""The Tri-Ominos game object: identity, phrases, the protocol's hooks (each delegating to
+:mod:`~games.triominos.rules` or :mod:`~games.triominos.notation`) and presentation helpers."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import replace
+import random
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from games.core import Events, Game, GameOptions, Outcome, rank_by_scores
-from games.errors import IllegalMoveError, InvalidOptionsError
+from games.core import Events, Game, GameOptions, Outcome
 from games.triominos import notation, rules
-from games.triominos.state import HIDDEN, PLACE, Move, Options, State
+from games.triominos.state import Move, MoveKind, Options, State
 from games.triominos.tiles import LAID_TO_TILE, total
 
 SUMMARY = """\
@@ -29,6 +29,41 @@ corner of a down cell, clockwise, then the cell x,y: `453@2,-1` (also `453 2,-1`
 x grows to the right, y downward; the board shows x along the top and y along the left. \
 `draw` draws until a tile fits; `pass` when nothing fits and the well is empty."""
 
+PHRASES: Mapping[str, str] = {
+    # a placement
+    "tile": "lays {subject} {points}",
+    "opening_triple": "opens with a triple {points}",
+    "opening_zeros": "opens with 0-0-0 {points}",
+    "shows_triple": "shows {subject}, the highest triple in the hands",
+    "hexagon": "closes a hexagon {points}",
+    "hexagons": "closes {count} hexagons at once {points}",
+    "bridge": "forms a bridge {points}",
+    # drawing and passing
+    "drew": "draws {count} tile{s} from the well {points}",
+    "drawn_fits": "drew {subject}, which fits and must be played now",
+    "well_empty": "found nothing that fits and the well is empty: must pass",
+    "draw_limit": "found nothing that fits in {count} draws: must pass",
+    "passed": "passes {points}",
+    "turn_lost": "loses the turn {points}",
+    # the end of a round
+    "went_out": "goes out and wins the round",
+    "blocked": "wins the round with the fewest tiles: every player passed and the well is empty",
+    "going_out": "takes the going-out bonus {points}",
+    "others_hands": "scores {points} for the {count} tile{s} left in the other hands",
+    "own_hand": "counts {points} for the {count} tile{s} left in their own hand",
+    "opens_round": "opens round {count} with {subject}",
+    # the end of the game (outcome reasons)
+    "round_winner_at_target": "{name} won the last round and reached the target",
+    "round_winner_over_higher": (
+        "{name} won the last round at or above the target, and per the rules the round winner wins, "
+        "even with fewer points"
+    ),
+    "highest_at_target": (
+        "{name} has the highest score at or above the target (the round winner did not reach it)"
+    ),
+    "tie_at_target": "the highest scores at or above the target are equal, so the win is shared",
+}
+
 
 class Triominos(Game[State, Move]):
     """Tri-Ominos: match numbers on every touching corner; rounds to the target score."""
@@ -41,88 +76,76 @@ class Triominos(Game[State, Move]):
     Options: ClassVar[type[GameOptions]] = Options
     summary: ClassVar[str] = SUMMARY
     notation_help: ClassVar[str] = NOTATION_HELP
+    phrases: ClassVar[Mapping[str, str]] = PHRASES
 
-    def new(
-        self, players: int, options: GameOptions | None = None, seed: int | None = None, deal: Any = None
-    ) -> State:
-        """A new game, dealt, with the opener to act (see the package docstring for ``deal``)."""
-        if not self.min_players <= players <= self.max_players:
-            raise InvalidOptionsError(f"Tri-Ominos is for 2 to 6 players, not {players}.")
-        chosen = options if options is not None else Options()
-        if not isinstance(chosen, Options):
-            raise InvalidOptionsError("Tri-Ominos needs its own options.")
-        return rules.new_state(players, chosen, 0 if seed is None else seed, deal)
+    # -- hooks -----------------------------------------------------------------------------
+
+    def _new(self, players: int, options: Any, seed: int, deal: Any) -> State:
+        return rules.new_state(players, options, seed, deal)
 
     def to_act(self, state: State) -> int | None:
         """The seat to act, or None when the game is over."""
         return None if state.finished else state.turn
 
-    def legal_moves(self, state: State) -> list[Move]:
-        """Every placement of a tile that fits, else ``draw`` or ``pass``."""
-        return list(state.legal)
+    def _legal_moves(self, state: State) -> Sequence[Move]:
+        return rules.legal_moves(state)
 
-    def parse_move(self, state: State, text: str) -> Move:
-        """Notation to a legal move (see ``notation_help``)."""
-        return notation.parse_move(state, text)
+    def _parse_move(self, state: State, text: str) -> Move:
+        return notation.parse_move(text)
 
-    def format_move(self, state: State, move: Move) -> str:
-        """Canonical notation: ``453@2,-1``, ``draw``, ``pass``."""
+    def _format_move(self, state: State, move: Move) -> str:
         return notation.format_move(move)
 
-    def apply(self, state: State, move: Move) -> tuple[State, Events]:
-        """Play a legal move; raises :class:`IllegalMoveError` for any other."""
-        if move not in state.legal:
-            text = notation.format_move(move)
-            raise IllegalMoveError(notation.why_illegal(state, move, text))
+    def _why_illegal(self, state: State, move: Move) -> str:
+        return notation.why_illegal(state, move)
+
+    def _apply(self, state: State, move: Move) -> tuple[State, Events]:
         return rules.apply_move(state, move)
+
+    def _resign(self, state: State, seat: int) -> tuple[State, Events]:
+        return rules.resign(state, seat)
+
+    def _on_timeout(self, state: State) -> tuple[State, Events]:
+        """The opening is laid for the opener; any other turn loses 10 points and passes."""
+        return rules.on_timeout(state)
+
+    def _view(self, state: State, seat: int | None) -> State:
+        return rules.view(state, seat)
+
+    def _determinize(self, view: State, seat: int | None, rng: random.Random) -> State:
+        return rules.determinize(view, rng)
 
     def outcome(self, state: State) -> Outcome | None:
         """Winners first, then by score; forfeited seats last."""
-        if not state.finished:
-            return None
-        tiebreak = [1 if seat in state.winners else 0 for seat in range(state.players)]
-        keys = [(tiebreak[seat], state.scores[seat]) for seat in range(state.players)]
-        ranks = rank_by_scores([0] * state.players, forfeited=state.forfeited, tiebreak=keys)
-        return Outcome(state.scores, ranks, state.reason, state.forfeited)
+        return rules.outcome(state)
 
     def scores(self, state: State) -> tuple[int, ...]:
         """The game totals."""
         return state.scores
 
-    def resign(self, state: State, seat: int) -> tuple[State, Events]:
-        """``seat`` forfeits and ranks last; the others play on while two remain."""
-        return rules.forfeit(state, seat)
-
-    def on_timeout(self, state: State) -> tuple[State, Events]:
-        """Running out of time: the forced opening is laid for the opener; any other turn
-        loses 10 points and passes (a tile drawn stays in the hand; it counts as a pass)."""
-        if state.finished:
-            return state, ()
-        if state.opening:
-            return rules.place(state, state.legal[0])
-        return rules.pass_turn(state, "turn lost", rules.PASS_PENALTY)
-
-    def view(self, state: State, seat: int | None) -> State:
-        """Other hands and the well are masked (their sizes stay); the deal is removed."""
-        hidden = frozenset(other for other in range(state.players) if other != seat)
-        hands = tuple(
-            (HIDDEN,) * len(hand) if index in hidden else hand for index, hand in enumerate(state.hands)
-        )
-        return replace(state, hands=hands, well=(HIDDEN,) * len(state.well), deal=None, masked=hidden)
-
     def hand(self, state: State, seat: int) -> tuple[str, ...] | None:
         """``seat``'s tiles by name, or None when this view hides them."""
-        if seat in state.masked:
+        return None if seat in state.masked else state.hands[seat]
+
+    # -- presentation and AI helpers ---------------------------------------------------------
+
+    def forced_move(self, state: State) -> Move | None:
+        """The only legal move, when there is one: ``draw`` when nothing fits, ``pass`` when
+        nothing fits and the well is empty (or the draws are used up), the drawn tile's or the
+        opening tile's only way to lie."""
+        if self.to_act(state) is None:
             return None
-        return state.hands[seat]
+        moves = self.legal_moves(state)
+        return moves[0] if len(moves) == 1 else None
+
+    def continues_turn(self, before: State, after: State) -> bool:
+        """A draw leaves the turn running: the drawn tile is played, or the seat passes."""
+        return not after.finished and after.turn == before.turn and bool(after.drawn or after.stuck)
 
     def describe(self, state: State, names: Sequence[str]) -> str:
-        """Round, hand sizes, well size, a pending drawn tile, and the last round's summary."""
+        """Round, hand sizes, well size, and what the seat to act must do if it is forced."""
         sizes = ", ".join(f"{names[seat]} {len(state.hands[seat])}" for seat in state.active)
-        parts = []
-        if state.opening and state.round_summary:
-            parts.append(state.round_summary)
-        parts.append(f"Round {state.round} · tiles in hand: {sizes} · well: {len(state.well)}.")
+        parts = [f"Round {state.round} · tiles in hand: {sizes} · well: {len(state.well)}."]
         if not state.finished:
             if state.opening:
                 parts.append(f"{names[state.turn]} opens at 0,0.")
@@ -133,15 +156,15 @@ class Triominos(Game[State, Move]):
         return " ".join(parts)
 
     def move_label(self, state: State, move: Move) -> str:
-        """The notation with its points and bonus (``453@2,-1 · +12 · bridge +40``)."""
+        """The notation with its points and bonus (``453@2,-1 · +52 · bridge +40``)."""
         text = notation.format_move(move)
-        if move.kind != PLACE:
-            what = "draw until a tile fits, −5 each" if move.kind == "draw" else "−10, the turn passes"
+        if move.kind != MoveKind.PLACE:
+            what = "draw until a tile fits, −5 each" if move.kind == MoveKind.DRAW else "−10, the turn passes"
             return f"{text} · {what}"
-        tile_points, bonus_name, bonus_points = rules.placement_points(state, move)
-        label = f"{text} · +{tile_points + bonus_points}"
-        if bonus_points:
-            label += f" · {bonus_name} +{bonus_points}"
+        tile_points, bonuses = rules.placement_points(state, move)
+        label = f"{text} · +{tile_points + sum(found.points for found in bonuses)}"
+        for found in bonuses:
+            label += f" · {rules.bonus_label(found)} +{found.points}"
         if len(state.hands[state.turn]) == 1:
             label += " · goes out"
         return label
@@ -149,12 +172,11 @@ class Triominos(Game[State, Move]):
     def move_gain(self, state: State, move: Move) -> float:
         """Points now (tile, bonus, going out), minus penalties; a small bonus for shedding
         heavy tiles."""
-        if move.kind != PLACE:
-            return -float(rules.DRAW_PENALTY if move.kind == "draw" else rules.PASS_PENALTY)
-        tile_points, _, bonus_points = rules.placement_points(state, move)
-        gain = float(tile_points + bonus_points)
-        hand = state.hands[state.turn]
-        if len(hand) == 1 and not state.opening:
+        if move.kind != MoveKind.PLACE:
+            return -float(rules.DRAW_PENALTY if move.kind == MoveKind.DRAW else rules.PASS_PENALTY)
+        tile_points, bonuses = rules.placement_points(state, move)
+        gain = float(tile_points + sum(found.points for found in bonuses))
+        if len(state.hands[state.turn]) == 1 and not state.opening:
             gain += rules.GOING_OUT_BONUS + rules.others_total(state, state.turn)
         return gain + 0.01 * total(LAID_TO_TILE[move.laid])
 

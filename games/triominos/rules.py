@@ -1,17 +1,19 @@
-"""The rules of Tri-Ominos: dealing, the opening, legal moves, scoring, rounds and the end.
+"""The rules of Tri-Ominos: dealing, the opening, legal moves, scoring, rounds, the end, views.
 
-Every function takes a :class:`State` and returns new values; nothing is mutated.
+Every function takes a :class:`State` and returns new values; nothing is mutated. Events are
+facts with reason codes; their words are the game's phrases (:mod:`games.triominos.game`).
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
-from games.core import Event, seeded_rng
-from games.errors import InvalidOptionsError
+from games.core import Event, EventKind, Events, Outcome, rank_by_scores, seeded_rng
+from games.errors import InvalidOptionsError, quote
 from games.triominos.grid import Cell, cells_at, corner_parts, corners, format_cell
-from games.triominos.state import DRAW_MOVE, PASS, PASS_MOVE, PLACE, Move, Options, State
+from games.triominos.state import DRAW_MOVE, HIDDEN, PASS_MOVE, Move, MoveKind, Options, State, placement
 from games.triominos.tiles import (
     LAID_TO_TILE,
     ROTATIONS,
@@ -31,10 +33,34 @@ DRAW_PENALTY = 5
 PASS_PENALTY = 10
 GOING_OUT_BONUS = 25
 
+MAX_DEAL_ROUNDS = 1000
+"""The most rounds an explicit deal may list."""
+MAX_TILE_TEXT = 12
+"""The longest tile name a deal may use (``5 - 5 - 5`` with spaces)."""
 
-def seat_name(seat: int) -> str:
-    """How events name a seat (the bot shows player names beside them)."""
-    return f"seat {seat + 1}"
+
+@dataclass(frozen=True)
+class Bonus:
+    """A bonus of a placement: its reason code, how many (hexagons) and its points."""
+
+    reason: str
+    count: int
+    points: int
+
+
+BONUS_LABELS = {
+    "opening_triple": "opening triple",
+    "opening_zeros": "0-0-0",
+    "hexagon": "hexagon",
+    "hexagons": "{count} hexagons",
+    "bridge": "bridge",
+}
+"""How the board's last-move line and the move labels name a bonus."""
+
+
+def bonus_label(bonus: Bonus) -> str:
+    """A bonus in a few words: ``bridge``, ``2 hexagons``."""
+    return BONUS_LABELS[bonus.reason].format(count=bonus.count)
 
 
 def hand_size(players: int) -> int:
@@ -50,36 +76,67 @@ def normalise_deal(deal: object) -> tuple[tuple[str, ...], ...]:
 
     ``deal`` is a list of rounds, or one flat list for a single round; each round lists tile
     names (any rotation, separators ``-`` allowed); the tiles it leaves out follow in the
-    canonical order.
+    canonical order. Anything else raises :class:`InvalidOptionsError`.
     """
     if not isinstance(deal, list | tuple) or not deal:
         raise InvalidOptionsError("A Tri-Ominos deal is a list of rounds, each a list of tile names.")
     rounds = [deal] if all(isinstance(item, str) for item in deal) else list(deal)
+    if len(rounds) > MAX_DEAL_ROUNDS:
+        raise InvalidOptionsError(
+            f"A Tri-Ominos deal lists at most {MAX_DEAL_ROUNDS} rounds, not {len(rounds)}."
+        )
     return tuple(_normalise_round(index, order) for index, order in enumerate(rounds))
 
 
 def _normalise_round(index: int, order: object) -> tuple[str, ...]:
     if not isinstance(order, list | tuple):
         raise InvalidOptionsError(f"Round {index + 1} of the deal must be a list of tile names.")
+    if len(order) > len(TILES):
+        raise InvalidOptionsError(
+            f"Round {index + 1} of the deal lists {len(order)} tiles; there are only {len(TILES)}."
+        )
     listed: list[str] = []
     for item in order:
-        text = str(item).replace("-", "").strip()
-        tile = LAID_TO_TILE.get(text)
-        if tile is None:
-            raise InvalidOptionsError(f"{item!r} in round {index + 1} of the deal is not a tile.")
+        tile = _deal_tile(index, item)
         if tile in listed:
             raise InvalidOptionsError(f"Tile {tile} appears twice in round {index + 1} of the deal.")
         listed.append(tile)
     return (*listed, *(tile for tile in TILES if tile not in listed))
 
 
-def round_order(state_seed: int, deal: tuple[tuple[str, ...], ...] | None, round_no: int) -> tuple[str, ...]:
+def _deal_tile(index: int, item: object) -> str:
+    """The tile a deal names by ``item`` (a name in any rotation, ``-`` and spaces allowed)."""
+    if not isinstance(item, str):
+        kind = json_kind(item)
+        raise InvalidOptionsError(f"Round {index + 1} of the deal must list tile names, not {kind}.")
+    text = item.replace("-", "").replace(" ", "") if len(item) <= MAX_TILE_TEXT else item
+    tile = LAID_TO_TILE.get(text)
+    if tile is None:
+        raise InvalidOptionsError(f"{quote(item)} in round {index + 1} of the deal is not a tile.")
+    return tile
+
+
+def json_kind(item: object) -> str:
+    """What a JSON value is, in words (for errors about a deal)."""
+    if item is None or isinstance(item, bool):
+        return "null" if item is None else "true or false"
+    if isinstance(item, int | float):
+        return "a number"
+    return "a list" if isinstance(item, list | tuple) else "an object" if isinstance(item, dict) else "text"
+
+
+def round_order(seed: int, deal: tuple[tuple[str, ...], ...] | None, round_no: int) -> tuple[str, ...]:
     """The order of the 56 tiles in round ``round_no`` (1-based): from the deal, else shuffled."""
     if deal is not None and round_no <= len(deal):
         return deal[round_no - 1]
     order = list(TILES)
-    seeded_rng(state_seed, "triominos", "round", round_no).shuffle(order)
+    seeded_rng(seed, "triominos", "round", round_no).shuffle(order)
     return tuple(order)
+
+
+def find_opening(hands: Sequence[Sequence[str]], seats: Iterable[int]) -> tuple[int, str]:
+    """The seat that opens and its tile (highest triple, else highest total)."""
+    return max(((seat, tile) for seat in seats for tile in hands[seat]), key=lambda st: opening_rank(st[1]))
 
 
 def deal_round(state: State, round_no: int) -> State:
@@ -92,44 +149,53 @@ def deal_round(state: State, round_no: int) -> State:
     for seat in state.active:
         hands[seat] = tuple(sorted(order[at : at + size]))
         at += size
-    fresh = replace(
+    opener, tile = find_opening(hands, state.active)
+    return replace(
         state,
         round=round_no,
         hands=tuple(hands),
         well=order[at:],
         board=(),
-        opening=True,
+        turn=opener,
+        opener=opener,
+        opening_tile=tile,
         drawn="",
         stuck=False,
         passes=0,
         last=None,
     )
-    opener = find_opener(fresh)
-    return replace(fresh, turn=opener, opener=opener)
 
 
-def opening_tile(hands: Sequence[Sequence[str]], seats: Iterable[int]) -> tuple[int, str]:
-    """The seat that opens and its tile (highest triple, else highest total)."""
-    best = max(((seat, tile) for seat in seats for tile in hands[seat]), key=lambda st: opening_rank(st[1]))
-    return best
+def new_state(players: int, options: Options, seed: int, deal: object) -> State:
+    """The first round of a new game, dealt and with its opener to act."""
+    rounds = None if deal is None else normalise_deal(deal)
+    blank = State(
+        options=options,
+        seed=seed,
+        players=players,
+        deal=rounds,
+        round=0,
+        hands=tuple(() for _ in range(players)),
+        well=(),
+        board=(),
+        scores=tuple(0 for _ in range(players)),
+        turn=0,
+        opener=0,
+    )
+    return deal_round(blank, 1)
 
 
-def find_opener(state: State) -> int:
-    """The seat holding the opening tile."""
-    return opening_tile(state.hands, state.active)[0]
+# -- legal moves -------------------------------------------------------------------------------
 
 
 def opening_moves(state: State) -> tuple[Move, ...]:
-    """The opener's choices at 0,0: every way the opening tile lies; also 0-0-0 for a player
+    """The opener's choices at 0,0: every way the opening tile lies; also 0-0-0 for an opener
     holding it beside a higher triple."""
-    seat, tile = opening_tile(state.hands, state.active)
-    moves = [Move(PLACE, laid, ORIGIN) for laid in ROTATIONS[tile]]
-    if is_triple(tile) and tile != "000" and "000" in state.hands[seat]:
-        moves.append(Move(PLACE, "000", ORIGIN))
+    tile = state.opening_tile
+    moves = [placement(laid, ORIGIN) for laid in ROTATIONS[tile]]
+    if is_triple(tile) and tile != "000" and "000" in state.hands[state.turn]:
+        moves.append(placement("000", ORIGIN))
     return tuple(moves)
-
-
-# -- placement ---------------------------------------------------------------------------------
 
 
 def fits(state: State, laid: str, cell: Cell) -> bool:
@@ -145,18 +211,20 @@ def fits(state: State, laid: str, cell: Cell) -> bool:
 
 def placements(state: State, tiles: Iterable[str]) -> list[Move]:
     """Every placement of ``tiles`` on the frontier (cells grouped by what their corners need)."""
-    numbers = state.corner_numbers
+    number = state.corner_numbers.get
     by_need: dict[tuple[int, int, int], list[Cell]] = {}
     for cell in state.frontier:
-        need = tuple(numbers.get(corner, -1) for corner in corners(cell))
-        by_need.setdefault(need, []).append(cell)  # type: ignore[arg-type]
+        first, second, third = corners(cell)
+        need = (number(first, -1), number(second, -1), number(third, -1))
+        by_need.setdefault(need, []).append(cell)
+    groups = list(by_need.items())
     moves: list[Move] = []
     for tile in sorted(set(tiles)):
         for laid in ROTATIONS[tile]:
             a, b, c = int(laid[0]), int(laid[1]), int(laid[2])
-            for (na, nb, nc), cells in by_need.items():
+            for (na, nb, nc), cells in groups:
                 if (na < 0 or na == a) and (nb < 0 or nb == b) and (nc < 0 or nc == c):
-                    moves.extend(Move(PLACE, laid, cell) for cell in cells)
+                    moves.extend(placement(laid, cell) for cell in cells)
     return moves
 
 
@@ -165,10 +233,11 @@ def tile_fits_somewhere(state: State, tile: str) -> bool:
     return any(fits(state, laid, cell) for laid in ROTATIONS[tile] for cell in state.frontier)
 
 
-def compute_legal(state: State) -> tuple[Move, ...]:
-    """The legal moves of the seat to act."""
-    if state.finished or (state.masked and (state.opening or state.turn in state.masked)):
-        return ()  # a view that hides what the moves depend on
+def legal_moves(state: State) -> tuple[Move, ...]:
+    """The legal moves of the seat to act: a placement if any fits, else ``draw``, else
+    ``pass``; none when the game is over or this view hides the hand they depend on."""
+    if state.finished or state.turn in state.masked:
+        return ()
     if state.opening:
         return opening_moves(state)
     if state.stuck:
@@ -178,41 +247,40 @@ def compute_legal(state: State) -> tuple[Move, ...]:
     moves = placements(state, state.hands[state.turn])
     if moves:
         return tuple(moves)
-    if state.well:
-        return (DRAW_MOVE,)
-    return (PASS_MOVE,)
+    return (DRAW_MOVE,) if state.well else (PASS_MOVE,)
 
 
-# -- bonuses -----------------------------------------------------------------------------------
+# -- points ------------------------------------------------------------------------------------
 
 
-def bonus(occupied: dict[Cell, str] | set[Cell], cell: Cell) -> tuple[str, int]:
+def bonus(occupied: dict[Cell, str] | set[Cell], cell: Cell) -> Bonus | None:
     """The bonus for a tile just placed on ``cell`` (``occupied`` includes it): a hexagon
-    (50/60/70 for one, two or three closed at once) replaces a bridge (40); else none."""
+    (50/60/70 for one, two or three closed at once) replaces a bridge (40); else None."""
     hexagons = sum(1 for corner in corners(cell) if all(c in occupied for c in cells_at(corner)))
     if hexagons:
-        name = "hexagon" if hexagons == 1 else f"{hexagons} hexagons"
-        return name, HEXAGON_BONUS[hexagons]
+        return Bonus("hexagon" if hexagons == 1 else "hexagons", hexagons, HEXAGON_BONUS[hexagons])
     for index in range(3):
         edge, only, opposite = corner_parts(cell, index)
         if opposite in occupied and any(c in occupied for c in only) and not all(c in occupied for c in edge):
-            return "bridge", BRIDGE_BONUS
-    return "", 0
+            return Bonus("bridge", 1, BRIDGE_BONUS)
+    return None
 
 
-def placement_points(state: State, move: Move) -> tuple[int, str, int]:
-    """``(tile points, bonus name, bonus points)`` of a placement (the opening bonus included)."""
+def placement_points(state: State, move: Move) -> tuple[int, tuple[Bonus, ...]]:
+    """The tile's points and the bonuses of a placement (the opening bonuses included)."""
     assert move.cell is not None
     tile_points = total(move.laid)
     if state.opening:
         if not is_triple(move.laid):
-            return tile_points, "", 0
-        extra = OPENING_BONUS + (ZEROS_BONUS if move.laid == "000" else 0)
-        return tile_points, "opening triple 0-0-0" if move.laid == "000" else "opening triple", extra
+            return tile_points, ()
+        triple = Bonus("opening_triple", 1, OPENING_BONUS)
+        if move.laid == "000":
+            return tile_points, (triple, Bonus("opening_zeros", 1, ZEROS_BONUS))
+        return tile_points, (triple,)
     occupied = set(state.cells)
     occupied.add(move.cell)
-    name, points = bonus(occupied, move.cell)
-    return tile_points, name, points
+    found = bonus(occupied, move.cell)
+    return tile_points, () if found is None else (found,)
 
 
 # -- turns -------------------------------------------------------------------------------------
@@ -244,50 +312,50 @@ def with_hand(state: State, seat: int, hand: tuple[str, ...]) -> tuple[tuple[str
     return tuple(hand if index == seat else other for index, other in enumerate(state.hands))
 
 
-def apply_move(state: State, move: Move) -> tuple[State, tuple[Event, ...]]:
+def apply_move(state: State, move: Move) -> tuple[State, Events]:
     """Play a legal move (the caller checked it is legal)."""
-    if move.kind == PLACE:
+    if move.kind == MoveKind.PLACE:
         return place(state, move)
-    if move.kind == PASS:
-        return pass_turn(state, "passes", PASS_PENALTY)
+    if move.kind == MoveKind.PASS:
+        return pass_turn(state, EventKind.PASS, "passed")
     return draw(state)
 
 
-def place(state: State, move: Move) -> tuple[State, tuple[Event, ...]]:
-    """Lay a tile: its points and bonus; going out ends the round."""
+def place(state: State, move: Move) -> tuple[State, Events]:
+    """Lay a tile: its points and bonuses; going out ends the round."""
     assert move.cell is not None
     seat = state.turn
     tile = LAID_TO_TILE[move.laid]
-    tile_points, bonus_name, bonus_points = placement_points(state, move)
-    where = f"{move.laid}@{format_cell(move.cell)}"
-    events = [Event("score", f"tile {tile} +{tile_points}", seat, tile_points)]
-    shown = opening_tile(state.hands, state.active)[1] if state.opening else ""
-    if tile == "000" and shown not in ("", "000"):
-        events.append(Event("info", f"opens with 0-0-0 and shows {shown}", seat))
-    if bonus_points:
-        events.append(Event("score", f"{bonus_name} +{bonus_points}", seat, bonus_points))
-    gained = tile_points + bonus_points
+    tile_points, bonuses = placement_points(state, move)
+    events = [Event(EventKind.SCORE, seat=seat, points=tile_points, reason="tile", subject=tile)]
+    events.extend(
+        Event(EventKind.SCORE, seat=seat, points=found.points, reason=found.reason, count=found.count)
+        for found in bonuses
+    )
+    if tile == "000" and state.opening_tile not in ("", "000"):
+        events.append(Event(EventKind.INFO, seat=seat, reason="shows_triple", subject=state.opening_tile))
+    gained = tile_points + sum(found.points for found in bonuses)
     hand = remove_tile(state.hands[seat], tile)
+    labels = " + ".join(bonus_label(found) for found in bonuses)
     after = replace(
         state,
         hands=with_hand(state, seat, hand),
         board=(*state.board, (move.cell, move.laid)),
         scores=add_points(state.scores, seat, gained),
-        opening=False,
+        opening_tile="",
         drawn="",
         stuck=False,
         passes=0,
         last=move.cell,
         last_seat=seat,
-        last_text=f"{where} +{gained}" + (f" ({bonus_name})" if bonus_name else ""),
-        plies=state.plies + 1,
+        last_text=f"{move.laid}@{format_cell(move.cell)} +{gained}" + (f" ({labels})" if labels else ""),
     )
     if not hand:
-        return end_round(after, seat, "went out", events)
+        return went_out(after, seat, events)
     return replace(after, turn=next_seat(after, seat)), tuple(events)
 
 
-def draw(state: State) -> tuple[State, tuple[Event, ...]]:
+def draw(state: State) -> tuple[State, Events]:
     """Draw from the well until a tile fits, the well is empty or the draw limit is reached."""
     seat = state.turn
     limit = state.options.draw_limit
@@ -300,163 +368,264 @@ def draw(state: State) -> tuple[State, tuple[Event, ...]]:
         if tile_fits_somewhere(state, tile):
             found = tile
             break
-    lost = DRAW_PENALTY * len(drawn)
     count = len(drawn)
-    text = f"draws {count} tile{'s' if count != 1 else ''} from the well, −{DRAW_PENALTY} each: −{lost}"
+    lost = DRAW_PENALTY * count
+    events = [Event(EventKind.DRAW, seat=seat, points=-lost, reason="drew", count=count)]
     if found:
-        text += f"; {'the last one, ' if count > 1 else ''}{found}, fits and must be played"
+        events.append(Event(EventKind.INFO, seat=seat, reason="drawn_fits", subject=found))
     elif not well:
-        text += "; nothing fits and the well is empty: pass (−10)"
+        events.append(Event(EventKind.INFO, seat=seat, reason="well_empty"))
     else:
-        text += f"; nothing fits after {count} draws: pass (−10)"
-    events = [Event("draw", text, seat, -lost)]
-    hand = tuple(sorted((*state.hands[seat], *drawn)))
+        events.append(Event(EventKind.INFO, seat=seat, reason="draw_limit", count=count))
     after = replace(
         state,
-        hands=with_hand(state, seat, hand),
+        hands=with_hand(state, seat, tuple(sorted((*state.hands[seat], *drawn)))),
         well=tuple(well),
         scores=add_points(state.scores, seat, -lost),
         drawn=found,
         stuck=not found,
         last_seat=seat,
         last_text=f"drew {count} (−{lost})",
-        plies=state.plies + 1,
     )
     return after, tuple(events)
 
 
-def pass_turn(state: State, verb: str, penalty: int) -> tuple[State, tuple[Event, ...]]:
-    """The seat to act loses ``penalty`` and the turn passes; all active seats passing with an
-    empty well blocks the round."""
+PASS_WORDS = {"passed": "passes", "turn_lost": "turn lost"}
+"""How the board's last-move line names a pass, by its reason."""
+
+
+def pass_turn(state: State, kind: EventKind, reason: str) -> tuple[State, Events]:
+    """The seat to act loses 10 points and the turn passes (``reason`` says why: a pass, a turn
+    lost to the clock); all active seats passing with an empty well blocks the round. A tile
+    drawn and not played stays in the hand."""
     seat = state.turn
-    events = [Event("pass", f"{verb} −{penalty}", seat, -penalty)]
+    events = [Event(kind, seat=seat, points=-PASS_PENALTY, reason=reason)]
     after = replace(
         state,
-        scores=add_points(state.scores, seat, -penalty),
+        scores=add_points(state.scores, seat, -PASS_PENALTY),
         drawn="",
         stuck=False,
         passes=state.passes + 1,
         last_seat=seat,
-        last_text=f"{verb} (−{penalty})",
-        plies=state.plies + 1,
+        last_text=f"{PASS_WORDS[reason]} (−{PASS_PENALTY})",
     )
-    if not after.well and after.passes >= len(after.active):
+    if is_blocked(after):
         return blocked_round(after, events)
     return replace(after, turn=next_seat(after, seat)), tuple(events)
+
+
+def on_timeout(state: State) -> tuple[State, Events]:
+    """Running out of time: the opening is laid for the opener (its first way); any other turn
+    loses 10 points and passes."""
+    if state.opening:
+        return place(state, opening_moves(state)[0])
+    return pass_turn(state, EventKind.TIMEOUT, "turn_lost")
+
+
+def is_blocked(state: State) -> bool:
+    """True when the well is empty and every active seat has passed since the last tile."""
+    return not state.well and state.passes >= len(state.active)
 
 
 # -- rounds and the end ------------------------------------------------------------------------
 
 
+def other_hands(state: State, seat: int) -> list[tuple[str, ...]]:
+    """The hands of the active seats other than ``seat``."""
+    return [state.hands[other] for other in state.active if other != seat]
+
+
 def others_total(state: State, seat: int) -> int:
     """The points left in the hands of the active seats other than ``seat``."""
-    return sum(hand_total(state.hands[other]) for other in state.active if other != seat)
+    return sum(hand_total(hand) for hand in other_hands(state, seat))
 
 
-def end_round(state: State, winner: int, how: str, events: list[Event]) -> tuple[State, tuple[Event, ...]]:
-    """``winner`` went out: +25 and the others' hands; then the game ends or a round starts."""
+def went_out(state: State, winner: int, events: list[Event]) -> tuple[State, Events]:
+    """``winner`` played their last tile: +25 and the others' hands; then the game ends or a
+    round starts."""
     from_hands = others_total(state, winner)
-    events.append(Event("score", f"going out +{GOING_OUT_BONUS}", winner, GOING_OUT_BONUS))
-    events.append(Event("score", f"tiles left in the other hands +{from_hands}", winner, from_hands))
-    gained = GOING_OUT_BONUS + from_hands
-    after = replace(state, scores=add_points(state.scores, winner, gained))
-    summary = (
-        f"Round {state.round}: {seat_name(winner)} {how} and wins the round: "
-        f"+{GOING_OUT_BONUS} and +{from_hands} from the hands"
-    )
-    return close_round(after, winner, summary, events)
-
-
-def blocked_round(state: State, events: list[Event]) -> tuple[State, tuple[Event, ...]]:
-    """Everybody passed with an empty well: the fewest tiles wins the round (then the lower hand
-    total, then the earlier seat from the opener) and scores the others' hands minus its own."""
-    order = [(state.opener + step) % state.players for step in range(state.players)]
-    seats = [seat for seat in order if seat in state.active]
-    winner = min(seats, key=lambda s: (len(state.hands[s]), hand_total(state.hands[s]), seats.index(s)))
-    from_hands = others_total(state, winner)
-    own = hand_total(state.hands[winner])
-    gained = from_hands - own
-    events.append(Event("info", "the round is blocked: every player passed and the well is empty"))
-    events.append(Event("score", f"tiles left in the other hands +{from_hands}", winner, from_hands))
-    events.append(Event("score", f"own hand −{own}", winner, -own))
-    after = replace(state, scores=add_points(state.scores, winner, gained))
-    summary = (
-        f"Round {state.round} is blocked: {seat_name(winner)} holds the fewest tiles and wins the round: "
-        f"+{from_hands} from the other hands −{own} from its own"
-    )
-    return close_round(after, winner, summary, events)
-
-
-def close_round(
-    state: State, winner: int, summary: str, events: list[Event]
-) -> tuple[State, tuple[Event, ...]]:
-    """Post the round summary, then end the game or deal the next round."""
-    hands = ", ".join(
-        f"{seat_name(seat)} {hand_total(state.hands[seat])}" for seat in state.active if seat != winner
-    )
-    totals = ", ".join(f"{seat_name(seat)} {state.scores[seat]}" for seat in range(state.players))
-    text = f"{summary} · points in the hands: {hands or 'none'} · totals: {totals}"
-    events.append(Event("round_end", text, winner))
-    target = state.options.target
-    reached = [seat for seat in state.active if state.scores[seat] >= target]
-    if reached:
-        if winner in reached:
-            winners: tuple[int, ...] = (winner,)
-        else:
-            best = max(state.scores[seat] for seat in reached)
-            winners = tuple(seat for seat in reached if state.scores[seat] == best)
-        names = " and ".join(seat_name(seat) for seat in winners)
-        reason = f"{names} reached {target} and won"
-        events.append(Event("game_end", f"Game over: {reason}."))
-        done = replace(state, finished=True, reason=reason, winners=winners, round_summary=text, drawn="")
-        return done, tuple(events)
-    fresh = deal_round(replace(state, round_summary=text), state.round + 1)
-    opener_tile = opening_tile(fresh.hands, fresh.active)[1]
-    events.append(
-        Event(
-            "info", f"Round {fresh.round}: {seat_name(fresh.opener)} opens with {opener_tile}", fresh.opener
+    tiles = sum(len(hand) for hand in other_hands(state, winner))
+    events.extend(
+        (
+            Event(EventKind.ROUND_END, seat=winner, reason="went_out", count=state.round),
+            Event(EventKind.SCORE, seat=winner, points=GOING_OUT_BONUS, reason="going_out"),
+            Event(EventKind.SCORE, seat=winner, points=from_hands, reason="others_hands", count=tiles),
         )
     )
+    after = replace(state, scores=add_points(state.scores, winner, GOING_OUT_BONUS + from_hands))
+    return close_round(after, winner, events)
+
+
+def blocked_winner(state: State) -> int:
+    """The winner of a blocked round: the fewest tiles, then the lower hand total, then the
+    earlier seat from the opener."""
+    order = [(state.opener + step) % state.players for step in range(state.players)]
+    seats = [seat for seat in order if seat in state.active]
+    return min(seats, key=lambda s: (len(state.hands[s]), hand_total(state.hands[s]), seats.index(s)))
+
+
+def blocked_round(state: State, events: list[Event]) -> tuple[State, Events]:
+    """Everybody passed with an empty well: the fewest tiles wins the round and scores the
+    others' hands minus its own."""
+    winner = blocked_winner(state)
+    from_hands = others_total(state, winner)
+    tiles = sum(len(hand) for hand in other_hands(state, winner))
+    own = state.hands[winner]
+    events.extend(
+        (
+            Event(EventKind.ROUND_END, seat=winner, reason="blocked", count=state.round),
+            Event(EventKind.SCORE, seat=winner, points=from_hands, reason="others_hands", count=tiles),
+            Event(EventKind.SCORE, seat=winner, points=-hand_total(own), reason="own_hand", count=len(own)),
+        )
+    )
+    after = replace(state, scores=add_points(state.scores, winner, from_hands - hand_total(own)))
+    return close_round(after, winner, events)
+
+
+def game_winners(state: State, round_winner: int) -> tuple[tuple[int, ...], str] | None:
+    """Who wins and why (a phrase code) when a seat is at or above the target after a round,
+    else None: the round winner if at or above it, else the highest score there (ties share)."""
+    reached = [seat for seat in state.active if state.scores[seat] >= state.options.target]
+    if not reached:
+        return None
+    scores = state.scores
+    if round_winner in reached:
+        higher = any(scores[seat] > scores[round_winner] for seat in state.active)
+        return (round_winner,), "round_winner_over_higher" if higher else "round_winner_at_target"
+    best = max(scores[seat] for seat in reached)
+    winners = tuple(seat for seat in reached if scores[seat] == best)
+    return winners, "highest_at_target" if len(winners) == 1 else "tie_at_target"
+
+
+def close_round(state: State, winner: int, events: list[Event]) -> tuple[State, Events]:
+    """After a round's scoring: end the game, or deal the next round."""
+    ending = game_winners(state, winner)
+    if ending is not None:
+        winners, reason = ending
+        return finish(state, winners, reason, events)
+    fresh = deal_round(state, state.round + 1)
+    events.append(opens_round(fresh))
     return fresh, tuple(events)
 
 
-def forfeit(state: State, seat: int) -> tuple[State, tuple[Event, ...]]:
-    """``seat`` resigns: it ranks last; its tiles leave the game; the others play on."""
-    if state.finished or seat in state.forfeited:
-        return state, ()
-    events = [Event("forfeit", f"{seat_name(seat)} resigns", seat)]
+def opens_round(state: State) -> Event:
+    """The fact that the round waits for its opener and the opening tile."""
+    return Event(
+        EventKind.INFO, seat=state.opener, reason="opens_round", count=state.round, subject=state.opening_tile
+    )
+
+
+def finish(state: State, winners: tuple[int, ...], reason: str, events: list[Event]) -> tuple[State, Events]:
+    """The game is over: ``winners`` win for ``reason`` (a phrase code)."""
+    events.append(Event(EventKind.GAME_END, seat=reason_seat(winners), reason=reason))
+    done = replace(state, finished=True, reason=reason, winners=winners, drawn="", stuck=False)
+    return done, tuple(events)
+
+
+def reason_seat(winners: tuple[int, ...]) -> int | None:
+    """The seat an outcome's reason speaks of: the winner, unless the win is shared."""
+    return winners[0] if len(winners) == 1 else None
+
+
+def resign(state: State, seat: int) -> tuple[State, Events]:
+    """``seat`` (still playing; the game not over) resigns: it ranks last, its tiles leave the
+    game and the others play on while two remain."""
+    events = [Event(EventKind.FORFEIT, seat=seat, reason="resigned")]
     after = replace(state, forfeited=state.forfeited | {seat})
     if len(after.active) <= 1:
-        winners = after.active
-        reason = "the other players resigned"
-        events.append(Event("game_end", f"Game over: {reason}."))
-        return replace(after, finished=True, reason=reason, winners=winners, drawn="", stuck=False), tuple(
-            events
-        )
+        return finish(after, after.active, "last_standing", events)
     if after.opening:
-        opener = find_opener(after)
-        return replace(after, turn=opener, opener=opener), tuple(events)
+        opener, tile = find_opening(after.hands, after.active)
+        after = replace(after, turn=opener, opener=opener, opening_tile=tile)
+        if opener != state.opener:
+            events.append(opens_round(after))
+        return after, tuple(events)
     if after.turn == seat:
         after = replace(after, turn=next_seat(after, seat), drawn="", stuck=False)
-    if not after.well and after.passes >= len(after.active):
+    if is_blocked(after):
         return blocked_round(after, events)
     return after, tuple(events)
 
 
-def new_state(players: int, options: Options, seed: int, deal: object) -> State:
-    """The first round of a new game, dealt and with its opener to act."""
-    rounds = None if deal is None else normalise_deal(deal)
-    blank = State(
-        options=options,
-        seed=seed,
-        players=players,
-        deal=rounds,
-        round=0,
-        hands=tuple(() for _ in range(players)),
-        well=(),
-        board=(),
-        scores=tuple(0 for _ in range(players)),
-        turn=0,
-        opener=0,
+def outcome(state: State) -> Outcome | None:
+    """Winners first, then by score; forfeited seats last."""
+    if not state.finished:
+        return None
+    keys = [(1 if seat in state.winners else 0, state.scores[seat]) for seat in range(state.players)]
+    ranks = rank_by_scores([0] * state.players, forfeited=state.forfeited, tiebreak=keys)
+    return Outcome(state.scores, ranks, state.reason, state.forfeited, reason_seat(state.winners))
+
+
+# -- hidden information ------------------------------------------------------------------------
+
+
+def view(state: State, seat: int | None) -> State:
+    """What ``seat`` may see: the other hands and the well become :data:`HIDDEN` tiles (their
+    sizes stay); the seed and the deal, from which they could be recomputed, go."""
+    hidden = frozenset(other for other in range(state.players) if other != seat)
+    hands = tuple((HIDDEN,) * len(held) if i in hidden else held for i, held in enumerate(state.hands))
+    return replace(state, hands=hands, well=(HIDDEN,) * len(state.well), seed=0, deal=None, masked=hidden)
+
+
+def determinize(seen: State, rng: random.Random) -> State:
+    """A whole state with the view ``seen``: the hidden hands and the well drawn from ``rng``
+    among the tiles the view does not show, and a fresh seed for the later rounds' deals.
+
+    Public facts are kept: every hand size and the well's size, the drawn tile that must be
+    played (in the hand of the seat to act), and while the round opens, the opening tile in the
+    opener's hand with nothing in another hand that would open before it.
+    """
+    known = public_tiles(seen)
+    unseen = unseen_tiles(seen, known)
+    rng.shuffle(unseen)
+    hands = list(seen.hands)
+    hidden = sorted(seen.masked)
+    if seen.opening:  # no other hand holds a tile that would open before the opening tile
+        ceiling = opening_rank(seen.opening_tile)
+        bounded = [seat for seat in hidden if seat in seen.active]
+        low = [tile for tile in unseen if opening_rank(tile) < ceiling]
+        for seat in bounded:
+            hands[seat], low = deal_hidden(seen, seat, known, low)
+        unseen = [*low, *(tile for tile in unseen if opening_rank(tile) >= ceiling)]
+        rng.shuffle(unseen)
+        hidden = [seat for seat in hidden if seat not in bounded]
+    for seat in hidden:
+        hands[seat], unseen = deal_hidden(seen, seat, known, unseen)
+    return replace(
+        seen,
+        hands=tuple(hands),
+        well=tuple(unseen),
+        seed=rng.getrandbits(63),
+        deal=None,
+        masked=frozenset(),
     )
-    return deal_round(blank, 1)
+
+
+def public_tiles(seen: State) -> dict[int, tuple[str, ...]]:
+    """The tiles known to be in hidden hands: the drawn tile the seat to act must play, the
+    opening tile in the opener's hand."""
+    known: dict[int, tuple[str, ...]] = {}
+    if seen.turn in seen.masked:
+        if seen.drawn:
+            known[seen.turn] = (seen.drawn,)
+        elif seen.opening:
+            known[seen.turn] = (seen.opening_tile,)
+    return known
+
+
+def unseen_tiles(seen: State, known: dict[int, tuple[str, ...]]) -> list[str]:
+    """The tiles the view does not show anywhere (in canonical order)."""
+    shown = {LAID_TO_TILE[laid] for _, laid in seen.board}
+    shown.update(tile for seat, hand in enumerate(seen.hands) if seat not in seen.masked for tile in hand)
+    shown.update(tile for tiles in known.values() for tile in tiles)
+    return [tile for tile in TILES if tile not in shown]
+
+
+def deal_hidden(
+    seen: State, seat: int, known: dict[int, tuple[str, ...]], pool: list[str]
+) -> tuple[tuple[str, ...], list[str]]:
+    """``seat``'s hidden hand (its known tiles and the rest from the front of ``pool``) and
+    what is left of the pool."""
+    public = known.get(seat, ())
+    need = len(seen.hands[seat]) - len(public)
+    return tuple(sorted((*public, *pool[:need]))), pool[need:]

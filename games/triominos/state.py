@@ -1,28 +1,40 @@
-"""Values of a Tri-Ominos game: options, moves and the state (with cached derived facts)."""
+"""Values of a Tri-Ominos game: the options, the moves and the state (with the board's cheap
+derived facts cached on it)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
+from enum import StrEnum
+from functools import cached_property, lru_cache
 
-from games.core import GameOptions, require_choice
+from games.core import GameOptions, option
 from games.triominos.grid import Cell, Corner, corners, neighbours
-
-TARGETS = (200, 300, 400, 500)
-MAX_DRAWS = ("unlimited", "3")
 
 
 @dataclass(frozen=True)
 class Options(GameOptions):
     """Variants: the score that ends the game and how many tiles one turn may draw."""
 
-    target: int = 400
-    max_draws: str = "unlimited"
-
-    def validate(self) -> None:
-        """Check every option against its choices."""
-        require_choice("target", self.target, TARGETS)
-        require_choice("max_draws", self.max_draws, MAX_DRAWS)
+    target: int = option(
+        400,
+        choices=(200, 300, 400, 500),
+        labels={
+            200: "200 points: a short game",
+            300: "300 points",
+            400: "400 points: the rule book's game",
+            500: "500 points: a long game",
+        },
+        help="The score that ends the game (the round in which someone reaches it is finished first)",
+    )
+    max_draws: str = option(
+        "unlimited",
+        choices=("unlimited", "3"),
+        labels={
+            "unlimited": "unlimited: draw until a tile fits (the rule book)",
+            "3": "3: after three draws without a fit, −10 and the turn passes (later editions)",
+        },
+        help="How many tiles one turn may draw from the well",
+    )
 
     @property
     def draw_limit(self) -> int | None:
@@ -30,20 +42,35 @@ class Options(GameOptions):
         return None if self.max_draws == "unlimited" else int(self.max_draws)
 
 
-PLACE, DRAW, PASS = "place", "draw", "pass"
+class MoveKind(StrEnum):
+    """What a move does."""
+
+    PLACE = "place"
+    """Lay a tile from the hand (or the tile just drawn)."""
+    DRAW = "draw"
+    """Nothing fits: draw from the well until a tile fits."""
+    PASS = "pass"
+    """Nothing fits and nothing can be drawn: −10, the turn passes."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Move:
     """A placement (``laid`` reads the numbers as they lie, ``cell`` where), ``draw`` or ``pass``."""
 
-    kind: str
+    kind: MoveKind
     laid: str = ""
     cell: Cell | None = None
 
 
-DRAW_MOVE = Move(DRAW)
-PASS_MOVE = Move(PASS)
+DRAW_MOVE = Move(MoveKind.DRAW)
+PASS_MOVE = Move(MoveKind.PASS)
+
+
+@lru_cache(maxsize=1 << 16)
+def placement(laid: str, cell: Cell) -> Move:
+    """The move laying ``laid`` on ``cell``, one shared value per placement (legal moves are
+    listed for every state; sharing them saves building the same values again)."""
+    return Move(MoveKind.PLACE, laid, cell)
 
 HIDDEN = "?"
 """A tile that the viewer may not see (in a masked hand or the well)."""
@@ -51,14 +78,17 @@ HIDDEN = "?"
 
 @dataclass(frozen=True)
 class State:
-    """A whole game.
+    """A whole game (or, with ``masked`` seats, what one seat may see of it).
 
     ``board`` lists ``(cell, laid)`` in the order the tiles were placed this round. ``hands``
-    hold tile names, sorted. ``well`` is the draw pile, the next tile first. ``drawn`` is the
-    tile the seat to act drew and must play now (it is also in its hand); ``stuck`` is True after
-    a draw found nothing that fits: the seat must pass. ``passes`` counts passes since the last
-    placement. ``last``, ``last_seat`` and ``last_text`` describe the latest move (for the
-    board image). ``masked`` are the seats whose hands this (view) state hides.
+    hold tile names, sorted. ``well`` is the draw pile, the next tile first. ``opening_tile`` is
+    the tile that opens the round while nobody has played (public: the players compare their
+    triples to find the opener); "" after the opening. ``drawn`` is the tile the seat to act drew
+    and must play now (it is also in its hand; public, as it goes on the table at once);
+    ``stuck`` is True after a draw found nothing that fits: the seat must pass. ``passes``
+    counts passes since the last placement. ``last``, ``last_seat`` and ``last_text`` describe
+    the latest move (for the board image). ``reason`` is the outcome's phrase code once
+    ``finished``. ``masked`` are the seats whose hands this (view) state hides.
     """
 
     options: Options
@@ -72,20 +102,23 @@ class State:
     scores: tuple[int, ...]
     turn: int
     opener: int
-    opening: bool = True
+    opening_tile: str = ""
     drawn: str = ""
     stuck: bool = False
     passes: int = 0
     last: Cell | None = None
     last_seat: int | None = None
     last_text: str = ""
-    plies: int = 0
-    round_summary: str = ""
     finished: bool = False
     reason: str = ""
     winners: tuple[int, ...] = ()
     forfeited: frozenset[int] = frozenset()
     masked: frozenset[int] = frozenset()
+
+    @property
+    def opening(self) -> bool:
+        """True while the round waits for its opening tile."""
+        return bool(self.opening_tile)
 
     @cached_property
     def cells(self) -> dict[Cell, str]:
@@ -112,10 +145,3 @@ class State:
     def active(self) -> tuple[int, ...]:
         """The seats still playing (not forfeited)."""
         return tuple(seat for seat in range(self.players) if seat not in self.forfeited)
-
-    @cached_property
-    def legal(self) -> tuple[Move, ...]:
-        """The legal moves of the seat to act (computed once per state)."""
-        from games.triominos.rules import compute_legal  # the rules import this module
-
-        return compute_legal(self)

@@ -1,10 +1,10 @@
-"""The session service on a temporary database, with the test-only Tiny Tiles game."""
+"""The session service on a temporary database (SQLite and PostgreSQL), with the test-only Tiny
+Tiles game."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Callable
-from pathlib import Path
 
 import pytest
 
@@ -23,8 +23,8 @@ Service = tuple[SessionService, FakeTime, list[Update]]
 
 
 @pytest.fixture
-async def service(tmp_path: Path) -> AsyncIterator[Service]:
-    storage = await Storage.open(tmp_path / "t.db")
+async def service(database_url: str) -> AsyncIterator[Service]:
+    storage = await Storage.open(database_url)
     time = FakeTime()
     seeds = iter(range(100, 200))
     svc = SessionService(
@@ -172,7 +172,9 @@ async def test_repeated_resignation_is_refused(service: Service) -> None:
     assert await svc.storage.count_rows("moves", session.id) == 1
 
 
-async def test_storage_failure_leaves_game_unchanged(service: Service, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_storage_failure_leaves_game_unchanged(
+    service: Service, monkeypatch: pytest.MonkeyPatch
+) -> None:
     svc, _, updates = service
     game_id = await started(svc)
     session = live(svc, game_id)
@@ -241,7 +243,7 @@ async def test_a_failed_write_at_the_deadline_is_tried_again(
 async def test_computers_play_to_the_end_from_the_service(service: Service) -> None:
     """After a person's move the service itself lets the computers answer; nobody has to
     remember to."""
-    svc, time, updates = service
+    svc, _time, updates = service
     game_id = await started(svc, computers=1)
     session = live(svc, game_id)
     for _ in range(200):
@@ -268,8 +270,8 @@ async def test_suggestions_belong_to_the_state_they_were_made_for(service: Servi
     assert session._suggested is None or session._suggested[0] is session.state
 
 
-async def test_restore_replays_every_game(tmp_path: Path) -> None:
-    storage = await Storage.open(tmp_path / "r.db")
+async def test_restore_replays_every_game(database_url: str) -> None:
+    storage = await Storage.open(database_url)
     time = FakeTime()
     svc = SessionService(storage, now=time.now, sleep=time.sleep, seed_source=lambda: 42)
     game_id = await started(svc)

@@ -60,7 +60,7 @@ async def take_turn(channel: Any, who: Any, *, check_filter: bool = False) -> An
     choices = await who.autocomplete(channel, "geronimos play", "move", "")
     assert choices, "autocomplete offers the legal moves"
     value = choices[0]["value"]
-    if check_filter and value != "discard":
+    if check_filter and "@" in value:
         cell = value.split("@")[1]
         filtered = await who.autocomplete(channel, "geronimos play", "move", f"@{cell}")
         assert filtered and all(f"@{cell}" in choice["value"] for choice in filtered)
@@ -72,7 +72,8 @@ async def take_turn(channel: Any, who: Any, *, check_filter: bool = False) -> An
 
 async def play_out(channel: Any, db_path: str, game_id: int, people: dict[str, Any]) -> list[str]:
     """Every human to act takes the first suggestion until the game ends; returns the public
-    messages. Every turn message names the next card to play (a bonus card as such)."""
+    messages. Every turn message names the next card to play (a bonus card as such), or offers
+    the bonus cards earned."""
     messages: list[str] = []
     for ply in range(MAX_PLIES):
         status, _, to_act = game_state(db_path, game_id)
@@ -83,7 +84,7 @@ async def play_out(channel: Any, db_path: str, game_id: int, people: dict[str, A
         message = shown(result)
         assert not message.ephemeral and message.attachments, message.content
         messages.append(message.content)
-        if "Game over" not in message.content:
+        if "Game over" not in message.content and "`bonus` draws the next" not in message.content:
             card = drawn_card(message.content)  # the next card to play is public
             if "draws bonus card" in message.content:
                 assert f"must play the bonus card: {'a Leader' if card == 'L' else card}" in message.content

@@ -96,7 +96,7 @@ async def test_pings_go_to_the_player_whose_turn_starts(table: Any, db_path: str
     seats = dict(rows(db_path, "SELECT seat, user_id FROM seats WHERE game_id = ?", game_id))
     first = seats[moves[0][0]]
     assert pinged(turns[0]) == {first}, "the first board pings the first player"
-    for message, (seat, user) in zip(turns[1:-1], moves, strict=False):
+    for message, (_seat, user) in zip(turns[1:-1], moves, strict=False):
         assert user not in pinged(message), "nobody is pinged for the turn they just played"
         assert len(pinged(message)) == 1
     result = posts(channel)[-1]
@@ -122,7 +122,9 @@ async def test_threads_turned_off_play_in_the_channel(table: Any, db_path: str) 
     env, guild, channel, people = table
     alice, bob = people["alice"], people["bob"]
     assert "tilehost" not in " ".join(bob.available_commands(channel)), "only for those who manage the server"
-    admins = guild.create_role("admins", permissions=discord.Permissions(manage_guild=True, manage_channels=True))
+    admins = guild.create_role(
+        "admins", permissions=discord.Permissions(manage_guild=True, manage_channels=True)
+    )
     admin = guild.add_member(env.create_user("admin"), roles=[admins])
     private(await admin.slash(channel, "tilehost threads", enabled=False))
     assert rows(db_path, "SELECT threads FROM guild_settings") == [(0,)]
@@ -135,7 +137,9 @@ async def test_threads_turned_off_play_in_the_channel(table: Any, db_path: str) 
     assert len(posts(channel)) == 1 + plies + 1, "the lobby, one board per turn, then the result"
 
 
-async def test_without_thread_permission_the_game_plays_in_the_channel(simcord_env: Any, db_path: str) -> None:
+async def test_without_thread_permission_the_game_plays_in_the_channel(
+    simcord_env: Any, db_path: str
+) -> None:
     env = simcord_env
     guild = env.create_guild("Locked Club")
     me = env.bot.user

@@ -10,8 +10,8 @@ import pytest
 
 import cogs.puzzominos
 from bot.client import TilehostBot
-from games.puzzominos.solo import first_solution, format_place
 from games.puzzominos.targets import get_target
+from games.puzzosolo.rules import first_solution, format_place
 from tests.e2e.helpers import game_state, rows, seat_names, shown, table_counts
 
 EXTENSIONS = ("cogs.lobby", "cogs.standings", "cogs.puzzominos")
@@ -91,7 +91,7 @@ async def test_autocomplete_filters_and_hint_in_a_duel(world: Any, db_path: str)
     await people["bob"].slash(channel, "puzzominos join")
     await people["alice"].slash(channel, "puzzominos start")
     game_id = game_id_of(db_path, "puzzominos")
-    member = people[seat_names(db_path, game_id)[0]]
+    member = people[seat_names(db_path, game_id)[game_state(db_path, game_id)[2] or 0]]
     choices = await member.autocomplete(channel, "puzzominos play", "move", "x r0")
     assert choices and all(choice["value"].startswith("Xr0@") for choice in choices)
     hint = shown(await member.slash(channel, "puzzominos hint"))
@@ -123,8 +123,10 @@ async def test_bad_input_is_refused_privately_and_stores_nothing(world: Any, db_
     await people["bob"].slash(channel, "puzzominos join")
     await people["alice"].slash(channel, "puzzominos start")
     game_id = game_id_of(db_path, "puzzominos")
-    red = people[seat_names(db_path, game_id)[0]]
-    blue = people[seat_names(db_path, game_id)[1]]
+    first = game_state(db_path, game_id)[2]  # the coin flip's Red
+    assert first is not None
+    red = people[seat_names(db_path, game_id)[first]]
+    blue = people[seat_names(db_path, game_id)[1 - first]]
     before = table_counts(db_path)
     attempts = [
         (red, "puzzominos play", {"move": "L to the left"}, "`L to the left` is not a move"),
@@ -183,17 +185,20 @@ async def test_solitaire_solved_with_undo_and_hints(
     assert "solved 6x10 with 11 hints" in channel.last_message.content
     notations = [n for (n,) in rows(db_path, "SELECT notation FROM moves WHERE game_id = ?", game_id)]
     assert notations[:3] == [first, notations[1], "undo"] and notations[-1].startswith("hint ")
-    (result,) = rows(db_path, "SELECT user_id, won, forfeited, score FROM results WHERE game_id = ?", game_id)
-    assert result == (alice.id, 1, 0, 1)
+    (result,) = rows(
+        db_path, "SELECT user_id, won, forfeited, score, helped FROM results WHERE game_id = ?", game_id
+    )
+    assert result == (alice.id, 1, 0, 1, 1)
     started_at, finished_at = rows(
         db_path, "SELECT started_at, finished_at FROM games WHERE id = ?", game_id
     )[0]
     assert started_at is not None and finished_at >= started_at
     assert game_state(db_path, game_id_of(db_path, "puzzosolo", "bob"))[0] == "playing"
+    # a solve with hints is not a solve on the leaderboard; the stats show it apart
     board = shown(await alice.slash(channel, "leaderboard", game="puzzosolo", scope="server"))
-    assert f"<@{alice.id}> — 1 target · 1 solves" in board.embeds[0].description
+    assert "Nobody has solved" in board.embeds[0].description
     stats = shown(await alice.slash(channel, "stats", game="puzzosolo"))
-    assert any("`6x10` solved 1×" in field.value for field in stats.embeds[0].fields)
+    assert any("`6x10` solved 0×" in f.value and "1× with hints" in f.value for f in stats.embeds[0].fields)
 
 
 async def test_solitaire_dead_end_hint_and_give_up(world: Any, db_path: str) -> None:

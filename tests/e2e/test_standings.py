@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import sqlite3
 from typing import Any
 
 import pytest
@@ -113,10 +114,22 @@ async def test_leaderboard_pages_survive_a_restart(simcord_env: Any, db_path: st
     guild = env.create_guild("Big")
     channel = guild.create_text_channel("games")
     viewer = guild.add_member(env.create_user("viewer"))
-    storage = env.bot.service.storage
-    await storage.import_games([(9000 + i, "tiny", guild.id, channel.id, 1.0) for i in range(25)])
-    await storage.import_results([(9000 + i, 0, 100 + i, "tiny", guild.id, 1, 10, 1, 1.0) for i in range(25)])
-    await storage.import_ratings([(guild.id, "tiny", 100 + i, 25.0 + i, 2.0) for i in range(25)])
+    with sqlite3.connect(db_path) as db:
+        db.executemany(
+            "INSERT INTO games (id, game, guild_id, channel_id, host_id, status, options, seed, created_at, "
+            "updated_at, finished_at) VALUES (?, 'tiny', ?, ?, 0, 'finished', '{}', 0, 1, 1, 1)",
+            [(9000 + i, guild.id, channel.id) for i in range(25)],
+        )
+        db.executemany(
+            "INSERT INTO results (game_id, seat, user_id, game, guild_id, rank, score, won, finished_at) "
+            "VALUES (?, 0, ?, 'tiny', ?, 1, 10, 1, 1)",
+            [(9000 + i, 100 + i, guild.id) for i in range(25)],
+        )
+        db.executemany(
+            "INSERT INTO ratings (scope_id, game, user_id, mu, sigma, display, rated_games, updated_at) "
+            "VALUES (?, 'tiny', ?, ?, 2, ?, 1, 0)",
+            [(guild.id, 100 + i, 25.0 + i, 19.0 + i) for i in range(25)],
+        )
     first = await viewer.slash(channel, "leaderboard", game="tiny")
     assert "Page 1/3" in shown(first).embeds[0].footer.text
     await env.restart_bot(build(env.bot.settings.db_path, []))

@@ -175,7 +175,7 @@ async def test_bad_notation_and_illegal_moves_store_nothing(world: Any, db_path:
     assert table_counts(db_path) == before
     assert rows(db_path, "SELECT COUNT(*) FROM moves WHERE game_id = ?", game_id) == [(0,)]
     drew = public(await mover.slash(channel, "tileup tiles"))
-    assert "drew 3 tiles" in drew.content
+    assert "draws 3 tiles" in drew.content
     again = shown(await mover.slash(channel, "tileup goal"))
     assert again.ephemeral and "already took your action" in again.content
     assert rows(db_path, "SELECT notation FROM moves WHERE game_id = ?", game_id) == [("tiles",)]

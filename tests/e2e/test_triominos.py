@@ -90,7 +90,7 @@ async def test_whole_game_through_slash_commands(world: Any, db_path: str, seed:
     assert "draw" in played
     assert "Game over" in channel.last_message.content
     assert "wins the round" in channel.last_message.content  # the round summary
-    assert "totals:" in channel.last_message.content
+    assert "left in the other hands" in channel.last_message.content  # the round-end scoring
     assert len(rows(db_path, "SELECT * FROM results WHERE game_id = ?", game_id)) == 2
     exported = shown(await alice.slash(channel, "triominos export", game_id=game_id))
     data = (await exported.attachments[0].read()).decode()

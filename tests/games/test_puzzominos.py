@@ -2,23 +2,30 @@
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import random
+import sqlite3
 import time
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games import registry
+from games import records, registry
+from games.__main__ import selfplay
 from games.ai import GreedyPlayer
-from games.core import Event
-from games.errors import IllegalMoveError, InvalidMoveError, InvalidOptionsError
-from games.puzzominos import GAME
-from games.puzzominos.board import placed_cells
-from games.puzzominos.game import PuzzOptions, PuzzState, illegal_reason, position
-from games.puzzominos.notation import PASS, Place
+from games.core import Event, EventKind, event_phrase
+from games.errors import IllegalMoveError, InvalidMoveError, InvalidOptionsError, RecordError
+from games.puzzominos import GAME, notation
+from games.puzzominos.board import Place, placed_cells
+from games.puzzominos.game import position
 from games.puzzominos.pieces import ALL_PIECES, ORIENTATIONS, Orientation, canonical_orientation, size
 from games.puzzominos.scoring import standings
+from games.puzzominos.state import PASS, Colour, Move, MoveKind, Placement
+from games.puzzominos.state import Options as PuzzOptions
+from games.puzzominos.state import State as PuzzState
 
 NAMES = ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay")
 
@@ -37,6 +44,15 @@ def points(events: list[Event]) -> int:
     return sum(event.points for event in events if event.kind == "score")
 
 
+def said(events: list[Event], kind: EventKind | None = None) -> list[str]:
+    """The events' words (of one kind), as the bot shows them."""
+    return [event_phrase(GAME, e, NAMES) for e in events if kind is None or e.kind == kind]
+
+
+def is_legal_place(state: PuzzState, place: Place) -> bool:
+    return GAME.is_legal(state, Move.placing(place))
+
+
 def far_pieces(seat: int, skip: set[str]) -> list[tuple[int, str]]:
     """Pieces parked far from the action (for positions late in the game)."""
     y = 60 if seat == 0 else 90
@@ -53,7 +69,8 @@ def test_red_starts_blue_touches_three_red_squares() -> None:
     assert events == [] and GAME.to_act(state) == 1
     state, events = play(state, "Tr0@0,1")  # top bar under three squares of the red I
     assert points(events) == 3
-    assert events[0] == Event("score", "touches 3 Red squares +3", 1, 3)
+    assert events[0] == Event(EventKind.SCORE, seat=1, points=3, reason="touch", count=3, subject="Red")
+    assert said(events) == ["touches 3 Red squares +3"]
     assert state.scores == (0, 3)
 
 
@@ -67,7 +84,7 @@ def test_later_piece_touching_one_square_scores_one() -> None:
 def test_two_blue_squares_and_one_empty_space_score_three() -> None:
     state = position([(0, "Ir1@-1,1"), (1, "Ir0@0,0")])
     state, events = play(state, "Ur0@0,1")  # the U's cup closes 1,1 under the blue I
-    assert [e.text for e in events if e.kind == "score"] == [
+    assert said(events, EventKind.SCORE) == [
         "touches 2 Blue squares +2",
         "encloses 1 empty square +1",
     ]
@@ -87,7 +104,7 @@ def test_three_enclosed_squares_score_nothing() -> None:
     state = position(WALLS)
     state, events = play(state, "Vr0f@4,-1")  # closes the pocket 1,1 2,1 3,1
     assert points(events) == 2  # the two blue squares only
-    assert any(e.kind == "info" and "3 empty squares" in e.text for e in events)
+    assert said(events, EventKind.INFO) == ["encloses 3 empty squares: no points (3 or more)"]
 
 
 def test_last_piece_scores_every_enclosed_square() -> None:
@@ -96,7 +113,7 @@ def test_last_piece_scores_every_enclosed_square() -> None:
     assert len(state.left(0)) == 1
     state, events = play(state, "Vr0f@4,-1")
     assert points(events) == 2 + 3
-    assert "last piece encloses 3 empty squares +3" in [e.text for e in events]
+    assert "last piece encloses 3 empty squares +3" in said(events)
     assert GAME.to_act(state) is None
 
 
@@ -104,12 +121,12 @@ def test_two_small_groups_score_with_one_piece() -> None:
     # Holes at 1,1 and 3,1 under a blue bar; the T4 closes both and touches 2,0.
     state = position([(1, "Ir0@0,0"), (0, "Ir1@0,1"), (0, "Lr0@4,1")])
     state, events = play(state, "T4r2@1,1")
-    assert [e.text for e in events if e.kind == "score"] == [
+    assert said(events, EventKind.SCORE) == [
         "touches 1 Blue square +1",
         "encloses 1 empty square +1",
         "encloses 1 empty square +1",
-    ]
-    assert any(e.kind == "bonus" for e in events)
+    ]  # one event per group: the bot merges them into "encloses 2 empty squares +2"
+    assert said(events, EventKind.BONUS) == ["Free Turn: Ann plays a second piece"]
 
 
 ROOM = [(0, "Ir0@0,0"), (0, "Ir0@0,3"), (0, "Ir1@-1,0"), (0, "Ir1@5,0")]
@@ -119,14 +136,14 @@ ROOM = [(0, "Ir0@0,0"), (0, "Ir0@0,3"), (0, "Ir1@-1,0"), (0, "Ir1@5,0")]
 def test_pockets_carved_out_of_an_enclosed_room_score() -> None:
     # The room was enclosed before, but each pocket the U leaves is a new group that it walls in.
     state, events = play(position(ROOM), "Ur0@1,1")
-    assert [e.text for e in events if e.kind == "score"] == [
+    assert said(events, EventKind.SCORE) == [
         "encloses 1 empty square +1",
         "encloses 2 empty squares +2",
         "encloses 2 empty squares +2",
     ]
     # Groups enclosed earlier score nothing again for a piece that does not touch them.
     state, events = play(state, "Xr0@1,4", "Lr0@-2,-4")
-    assert [e.text for e in events if e.kind == "score"] == ["touches 1 Red square +1"]
+    assert said(events, EventKind.SCORE) == ["touches 1 Red square +1"]
 
 
 def test_diagonals_do_not_open_an_enclosed_square() -> None:
@@ -134,7 +151,7 @@ def test_diagonals_do_not_open_an_enclosed_square() -> None:
     state = position([(0, "Ir0@-5,0"), (0, "Ir1@0,1"), (0, "Ir1@0,-5")])
     state, events = play(state, "Ur3@1,0")
     assert points(events) == 2
-    assert [e.text for e in events if e.kind == "score"] == ["encloses 1 empty square +1"] * 2
+    assert said(events, EventKind.SCORE) == ["encloses 1 empty square +1"] * 2
 
 
 def test_completed_game_tally_blue_wins_30_to_29() -> None:
@@ -156,7 +173,13 @@ def test_game_ends_when_red_plays_its_fourteenth_piece() -> None:
     assert outcome.winners == (1,)
     assert state.left(1) == ("V3",)  # Blue never gets to play his Free Turn piece
     assert GAME.legal_moves(state) == []
-    assert events[-1].kind == "game_end" and "Blue wins" in events[-1].text
+    assert [e.reason for e in events if e.kind == "game_end"] == ["all_played"]
+    assert said(events)[-3:] == [
+        "Ann played all 14 pieces",
+        "Ann (Red) ends with 29 points",
+        "Ben (Blue) ends with 30 points",
+    ]
+    assert (outcome.reason, outcome.reason_seat) == ("all_played", 0)
 
 
 def test_tie_goes_to_fewer_pieces() -> None:
@@ -173,7 +196,7 @@ def test_tie_goes_to_fewer_pieces() -> None:
 def test_first_piece_goes_at_origin() -> None:
     state = GAME.new(2)
     moves = GAME.legal_moves(state)
-    assert all(isinstance(m, Place) and (m.x, m.y) == (0, 0) for m in moves)
+    assert all(m.kind is MoveKind.PLACE and (m.x, m.y) == (0, 0) for m in moves)
     assert len(moves) == sum(len({placed_cells(p, o, 0, 0) for o in ORIENTATIONS}) for p in ALL_PIECES)
     with pytest.raises(IllegalMoveError, match="0,0"):
         GAME.parse_move(state, "Lr0@1,1")
@@ -184,7 +207,7 @@ def test_blue_first_piece_must_touch_red() -> None:
     with pytest.raises(IllegalMoveError, match="touch a Red piece"):
         GAME.parse_move(state, "Ir0@10,10")
     for move in GAME.legal_moves(state):
-        assert isinstance(move, Place)
+        assert move.kind is MoveKind.PLACE
         cells = set(placed_cells(move.piece, move.orientation, move.x, move.y))
         assert not cells & state.occupied
         assert any(
@@ -212,8 +235,8 @@ def test_overlap_and_replay_errors() -> None:
 
 def test_diagonal_contact_does_not_count() -> None:
     state, _ = play(GAME.new(2), "Pr0@0,0")  # P occupies 0,0 1,0 0,1 1,1 0,2
-    assert illegal_reason(state, 1, Place("I", Orientation(0, False), 2, 2)) is not None
-    assert illegal_reason(state, 1, Place("I", Orientation(0, False), 1, 2)) is None
+    assert not is_legal_place(state, Place("I", Orientation(0, False), 2, 2))
+    assert is_legal_place(state, Place("I", Orientation(0, False), 1, 2))
 
 
 # -- Free Turn ----------------------------------------------------------------------------
@@ -262,7 +285,8 @@ def test_a_player_without_room_is_skipped_and_game_ends() -> None:
     box = [(1, "Ir0@-1,-1"), (1, "Lr0@-1,0"), (1, "Vr0f@0,0")]
     state = position([(0, "V3r0@0,0"), *box], to_act=1)
     state, events = GAME.apply(state, GAME.legal_moves(state)[0])
-    assert any(e.kind == "pass" and "Red cannot place" in e.text for e in events)
+    assert [(e.kind, e.seat, e.reason) for e in events if e.kind == "pass"] == [(EventKind.PASS, 0, "stuck")]
+    assert "Ann cannot place a piece and passes for the rest of the game" in said(events)
     assert GAME.to_act(state) == 1 and 0 in state.stuck
     while GAME.to_act(state) is not None:
         state, _ = GAME.apply(state, GAME.legal_moves(state)[0])
@@ -318,7 +342,7 @@ def test_labels_and_describe() -> None:
     state, _ = play(GAME.new(2), "Ir0@0,0")
     move = GAME.parse_move(state, "Tr0@0,1")
     assert GAME.move_label(state, move) == "Tr0@0,1 — +3"
-    assert "Blue's first piece must touch Red" in GAME.describe(state, NAMES)
+    assert "Ben (Blue)'s first piece must touch Red" in GAME.describe(state, NAMES)
 
 
 def test_legal_moves_are_fast_late_game() -> None:
@@ -360,8 +384,8 @@ def test_random_playouts_keep_invariants(seed: int, optional: bool) -> None:
         assert moves and len(set(moves)) == len(moves)
         for move in rng.sample(moves, min(5, len(moves))):
             assert GAME.parse_move(state, GAME.format_move(state, move)) == move
-            if isinstance(move, Place):
-                assert illegal_reason(state, state.to_act or 0, move) is None
+            if move.kind is MoveKind.PLACE:
+                assert GAME.is_legal(state, move)
                 assert canonical_orientation(move.piece, move.orientation) == move.orientation
         move = rng.choice(moves)
         seat = state.to_act
@@ -370,7 +394,7 @@ def test_random_playouts_keep_invariants(seed: int, optional: bool) -> None:
         after, events = GAME.apply(state, move)
         delta = after.scores[seat] - state.scores[seat]
         assert delta == sum(e.points for e in events if e.kind == "score")
-        if isinstance(move, Place) and len(state.left(seat)) > 1:
+        if move.kind is MoveKind.PLACE and len(state.left(seat)) > 1:
             assert gain == delta  # the estimate is exact before the last piece
         state = after
         check_invariants(state)
@@ -386,10 +410,187 @@ def test_random_playouts_keep_invariants(seed: int, optional: bool) -> None:
     y=st.integers(-30, 30),
 )
 def test_notation_round_trip(piece: str, rotation: int, flipped: bool, x: int, y: int) -> None:
-    from games.puzzominos import notation
-
     orientation = canonical_orientation(piece, Orientation(rotation, flipped))
-    move = Place(piece, orientation, x, y)
-    assert notation.parse(notation.format_move(move)) == move
+    move = Move(MoveKind.PLACE, piece, orientation, x, y)
+    assert notation.parse_move(notation.format_move(move)) == move
     spaced = f" {piece.lower()} r{rotation}{' f' if flipped else ''} {x},{y}"
-    assert notation.parse(spaced) == move
+    assert notation.parse_move(spaced) == move
+
+
+# -- who starts: the coin flip, and games stored before it ------------------------------------
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+MIGRATIONS = Path(__file__).resolve().parents[2] / "bot" / "migrations"
+
+
+def test_selfplay_seeds_show_both_colours_starting() -> None:
+    """Who plays Red and starts is a coin flip by the seed; the notation follows: whoever is
+    Red places the first piece at 0,0, and Blue's first piece must touch it."""
+    starters = set()
+    for seed in range(8):
+        record = selfplay(GAME, 2, seed, "greedy")
+        state = GAME.new(2, seed=seed)
+        starters.add(state.red)
+        assert record.moves[0].seat == state.red == GAME.to_act(state)
+        assert record.moves[0].text.endswith("@0,0")
+        final = records.replay(record).final
+        for placement in final.placements:
+            assert placement.colour == final.colour(placement.seat)
+            assert (placement.colour is Colour.RED) == (placement.seat == state.red)
+        assert final.colour(final.red) is Colour.RED and final.colour(1 - final.red) is Colour.BLUE
+        assert final.seat_of(Colour.RED) == final.red
+    assert starters == {0, 1}
+
+
+def test_the_second_seat_as_red() -> None:
+    state = GAME.new(2, deal=[1])
+    assert (state.red, GAME.to_act(state)) == (1, 1)
+    assert "Ben (Red) starts: Red's first piece goes at 0,0" in GAME.describe(state, NAMES)
+    with pytest.raises(IllegalMoveError, match="0,0"):
+        GAME.parse_move(state, "Lr0@1,1")
+    state, _ = play(state, "Ir0@0,0")
+    with pytest.raises(IllegalMoveError, match="touch a Red piece"):
+        GAME.parse_move(state, "Ir0@10,10")
+    state, events = play(state, "Tr0@0,1")
+    assert said(events) == ["touches 3 Red squares +3"] and state.scores == (3, 0)
+    assert "Ann (Blue)" in GAME.describe(state, NAMES)
+
+
+def test_deal_fixes_who_is_red_and_legacy_option_keeps_the_first_seat() -> None:
+    assert GAME.new(2, deal=[0], seed=2).red == 0
+    assert GAME.new(2, deal=[], seed=2).red == GAME.new(2, seed=2).red == 1
+    legacy = PuzzOptions(first="seat0")
+    assert all(GAME.new(2, legacy, seed=seed).red == 0 for seed in range(6))
+    assert not PuzzOptions.spec("first").offered and PuzzOptions.spec("second_piece").offered
+    with pytest.raises(InvalidOptionsError):
+        PuzzOptions(first="loser")
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-(10**30), 10**30) | st.text(max_size=5),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=3), inner, max_size=3),
+    max_leaves=8,
+)
+"""Random JSON, nested lists and objects, huge numbers: what an imported record's deal may hold."""
+
+
+@settings(max_examples=60, deadline=None)
+@given(JSON_VALUES)
+def test_any_json_deal_is_taken_or_refused_clearly(deal: object) -> None:
+    try:
+        state = GAME.new(2, deal=deal)
+    except InvalidOptionsError as error:
+        assert "deal" in str(error)
+        return
+    assert deal in (None, [], [0], [1])
+    assert state.red == (deal[0] if deal else GAME.new(2).red)  # type: ignore[index]
+
+
+def migrated_options(options: dict[str, object]) -> dict[str, object]:
+    """``options`` of a Puzz-Ominos game stored before the coin flip, after the migrations."""
+    db = sqlite3.connect(":memory:")
+    scripts = sorted(MIGRATIONS.glob("*.sql"))
+    ours = MIGRATIONS / "0007_puzzominos_first.sql"
+    for script in scripts[: scripts.index(ours)]:
+        db.executescript(script.read_text(encoding="utf-8"))
+    row = "INSERT INTO games (game, channel_id, host_id, status, options, seed, created_at, updated_at) "
+    db.execute(row + "VALUES ('puzzominos', 1, 1, 'finished', ?, 7, 0, 0)", (json.dumps(options),))
+    db.execute(row + "VALUES ('puzzominos', 1, 1, 'playing', ?, 8, 0, 0)", (json.dumps({"first": "coin"}),))
+    db.execute(row + "VALUES ('geominos', 1, 1, 'playing', '{}', 9, 0, 0)")
+    db.executescript(ours.read_text(encoding="utf-8"))
+    stored = db.execute("SELECT options FROM games ORDER BY id")
+    (old, newer, other) = [json.loads(text) for (text,) in stored]
+    assert newer == {"first": "coin"} and other == {}, "only games stored before the change are marked"
+    return dict(old)
+
+
+@pytest.mark.parametrize("name", ["duel-greedy", "duel-random"])
+def test_records_made_before_the_coin_flip_replay_the_same(name: str) -> None:
+    """Records made by the code on main before the change (fixtures) replay to the same scores
+    after every move, once the migration has marked their options with ``first=seat0``."""
+    expected = json.loads((FIXTURES / "puzzominos-main-replays.json").read_text())[name]
+    record = records.Record.from_text((FIXTURES / f"puzzominos-{name}.record").read_text())
+    options = migrated_options(record.options)
+    assert options == {**record.options, "first": "seat0"}
+    marked = records.Record(record.game, options, record.players, record.seed, record.deal, record.moves)
+    replayed = records.replay(marked)
+    assert [list(GAME.scores(state)) for state in replayed.states] == expected["scores"]
+    outcome = GAME.outcome(replayed.final)
+    assert outcome is not None and list(outcome.ranks) == expected["ranks"]
+    if name == "duel-greedy":  # its seed gives the second seat Red: unmarked, it would not replay
+        with pytest.raises(RecordError):
+            records.replay(record)
+
+
+# -- reading is linear ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "L" + " " * 60_000 + "!",
+        "Lr" + "1" * 60_000 + "@1,1",
+        "L" + "1" * 60_000 + ",",
+        "Lr1" + " " * 30_000 + "f" + " " * 30_000 + "@",
+        "@" * 30_000 + "1" * 30_000,
+        "V3" + "9" * 60_000,
+    ],
+)
+def test_the_notation_reads_huge_text_in_linear_time(text: str) -> None:
+    started = time.perf_counter()
+    with pytest.raises(InvalidMoveError):
+        notation.parse_move(text)  # below the protocol's 64-character cap
+    assert time.perf_counter() - started < 0.2
+
+
+def test_ambiguous_compact_forms_read_as_before() -> None:
+    def read(text: str) -> str:
+        return notation.format_move(notation.parse_move(text))
+
+    assert read("V30,0") == "V3r0@0,0"  # V3 at 0,0, as the old regular expression read it
+    assert read("L3,4") == "Lr0@3,4"
+    assert read("V 30,0") == "Vr0@30,0"
+    assert read("T4 r1 -2 , +3") == "T4r1@-2,3"
+
+
+# -- nothing is hidden --------------------------------------------------------------------------
+
+
+def test_views_hide_nothing_and_determinize_gives_the_view_back() -> None:
+    state = greedy_game(5, stop_at=10)
+    assert not GAME.hidden_information
+    for seat in (None, 0, 1):
+        view = GAME.view(state, seat)
+        assert view == state
+        assert GAME.determinize(view, seat, random.Random(1)) == view
+    assert not any(field.name in ("seed", "deal") for field in dataclasses.fields(state))
+
+
+def test_a_single_legal_move_is_forced() -> None:
+    """The session plays a forced move at once: only when it is the one legal move."""
+    # Red's one square 0,0 and a plus-shaped hole under it, walled in by Blue; Red holds only X.
+    red = {(0, 0)}
+    hole = {(0, 1), (-1, 2), (0, 2), (1, 2), (0, 3)}
+    wall = {(x + dx, y + dy) for x, y in red | hole for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))}
+    wall -= red | hole
+    played = tuple(
+        Placement(0, piece, Orientation(0, False), 100, 100, turn, 0)
+        for turn, piece in enumerate(ALL_PIECES)
+        if piece != "X"
+    )
+    state = PuzzState(
+        placements=played, squares=(frozenset(red), frozenset(wall)), occupied=frozenset(red | wall), turn=30
+    )
+    moves = GAME.legal_moves(state)
+    assert [GAME.format_move(state, m) for m in moves] == ["Xr0@-1,1"]
+    assert GAME.forced_move(state) == moves[0]
+    assert GAME.forced_move(GAME.new(2)) is None
+
+
+def test_running_out_of_time_forfeits() -> None:
+    state, _ = play(GAME.new(2), "Ir0@0,0")
+    state, events = GAME.on_timeout(state)
+    outcome = GAME.outcome(state)
+    assert outcome is not None and outcome.winners == (0,) and outcome.forfeited == {1}
+    assert (outcome.reason, outcome.reason_seat) == ("timeout", 1)
+    assert events[0].kind == EventKind.TIMEOUT and said(events)[0] == "ran out of time"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import random
 from collections import Counter
 from dataclasses import replace
 from typing import Any
@@ -12,8 +13,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.ai import GreedyPlayer, RandomPlayer
+from games.core import Event, EventKind, event_phrase, outcome_phrase
 from games.errors import IllegalMoveError, InvalidMoveError, InvalidOptionsError
-from games.tileup import GAME, TileUpMove, TileUpState
+from games.tileup import GAME, Move, MoveKind, Options, State, Step
+from games.tileup.board import placement_problem, region
 from games.tileup.data import (
     ALL_CARDS,
     ALL_TILES,
@@ -26,7 +29,6 @@ from games.tileup.data import (
     square_name,
 )
 from games.tileup.notation import parse_text
-from games.tileup.state import DISCARD, START
 
 NAMES = ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay")
 
@@ -37,17 +39,17 @@ def sq(name: str) -> int:
     return square
 
 
-def start(players: int = 2, bag: list[str] | None = None, deck: list[str] | None = None) -> TileUpState:
+def start(players: int = 2, bag: list[str] | None = None, deck: list[str] | None = None) -> State:
     return GAME.new(players, deal={"bag": bag or [], "deck": deck or []})
 
 
-def play(state: TileUpState, *texts: str) -> TileUpState:
+def play(state: State, *texts: str) -> State:
     for text in texts:
         state, _ = GAME.apply(state, GAME.parse_move(state, text))
     return state
 
 
-def with_board(state: TileUpState, stacks: dict[str, str]) -> TileUpState:
+def with_board(state: State, stacks: dict[str, str]) -> State:
     """Replace the board: ``{"E6": "B5 O4"}`` puts B5 then O4 (on top) on E6; others empty."""
     board: list[tuple[str, ...]] = [() for _ in range(121)]
     for name, tiles in stacks.items():
@@ -56,8 +58,8 @@ def with_board(state: TileUpState, stacks: dict[str, str]) -> TileUpState:
 
 
 def with_hand(
-    state: TileUpState, seat: int, tiles: str = "", cards: tuple[str, ...] | None = None
-) -> TileUpState:
+    state: State, seat: int, tiles: str = "", cards: tuple[str, ...] | None = None
+) -> State:
     held = list(state.tiles)
     held[seat] = tuple(tiles.split())
     counts = list(state.tile_counts)
@@ -77,7 +79,7 @@ BAG = ["O1", "B2", "O3", "B4", "P5", "O5", "B3", "O4", "P5", "B5", "P1", "P2", "
 DECK = ["O-L4", "B-X5", "P-I3", "O-I3"]
 
 
-def base() -> TileUpState:
+def base() -> State:
     return start(2, BAG, DECK)
 
 
@@ -163,7 +165,7 @@ def test_placement_must_touch_a_tile_orthogonally_including_this_turn() -> None:
     with pytest.raises(IllegalMoveError, match="not next to any tile"):
         GAME.parse_move(state, "O4@E4")  # diagonal to F5 only
     state = play(state, "O4@F4")
-    assert GAME.parse_move(state, "B5@F3") == TileUpMove("place", "B5", sq("F3"))
+    assert GAME.parse_move(state, "B5@F3") == Move(MoveKind.PLACE, "B5", sq("F3"))
     state = play(state, "B5@F3")
     assert state.highlight == (sq("F4"), sq("F3"))
 
@@ -182,11 +184,11 @@ def test_one_action_a_turn() -> None:
 
 def test_end_needs_an_action_unless_none_is_possible() -> None:
     state = base()
-    assert TileUpMove("end") not in GAME.legal_moves(state)
+    assert Move(MoveKind.END) not in GAME.legal_moves(state)
     with pytest.raises(IllegalMoveError, match="action first"):
         GAME.parse_move(state, "end")
     stuck = with_hand(replace(state, bag=(), bag_size=0, deck=(), deck_size=0), 0, "")
-    assert GAME.legal_moves(stuck) == [TileUpMove("end")]
+    assert GAME.legal_moves(stuck) == [Move(MoveKind.END)]
 
 
 def test_draw_three_tiles_or_fewer() -> None:
@@ -196,6 +198,172 @@ def test_draw_three_tiles_or_fewer() -> None:
     assert state.bag_size == 0
 
 
+# -- issue 13: apply refuses what legal_moves leaves out --------------------------------------
+
+
+def test_a_second_action_after_placing_is_refused() -> None:
+    state = play(base(), "O4@F4")
+    for action in (Move(MoveKind.TILES), Move(MoveKind.GOAL)):
+        with pytest.raises(IllegalMoveError, match="already took your action"):
+            GAME.apply(state, action)
+    drew = play(base(), "goal")
+    with pytest.raises(IllegalMoveError, match="already took your action"):
+        GAME.apply(drew, Move(MoveKind.TILES))
+    with pytest.raises(IllegalMoveError, match="drew this turn"):
+        GAME.apply(drew, Move(MoveKind.PLACE, "O4", sq("F4")))
+
+
+def test_end_before_any_action_is_refused() -> None:
+    with pytest.raises(IllegalMoveError, match="take your action first"):
+        GAME.apply(base(), Move(MoveKind.END))
+    scored = play(with_board(base(), L_BOARD), "score 1@C3")  # a score is not the action
+    with pytest.raises(IllegalMoveError, match="take your action first"):
+        GAME.apply(scored, Move(MoveKind.END))
+
+
+def test_a_tile_no_longer_held_is_refused_with_a_game_error() -> None:
+    state = play(base(), "O4@F4")  # seat 0 held one O4
+    with pytest.raises(IllegalMoveError, match="you have no O4; your tiles are B5, P5"):
+        GAME.apply(state, Move(MoveKind.PLACE, "O4", sq("F3")))
+    over = play(with_hand(base(), 0, "O1 O2 O3 B1 B2 B3"), "tiles", "end", "discard B2")
+    assert over.step == Step.DISCARD and over.tile_counts[0] == 8
+    with pytest.raises(IllegalMoveError, match="you have no B2"):
+        GAME.apply(over, Move(MoveKind.DISCARD, "B2"))
+
+
+def test_stale_and_foreign_moves_are_refused() -> None:
+    state = base()
+    after = play(state, "tiles")
+    for stale in (Move(MoveKind.TILES), Move(MoveKind.GOAL), Move(MoveKind.PLACE, "O4", sq("F4"))):
+        assert stale in GAME.legal_moves(state)
+        with pytest.raises(IllegalMoveError):
+            GAME.apply(after, stale)
+    other = GAME.new(2, seed=3)
+    for foreign in GAME.legal_moves(other):
+        if foreign not in GAME.legal_moves(state):
+            with pytest.raises(IllegalMoveError):
+                GAME.apply(state, foreign)
+    for junk in (Move(MoveKind.PLACE, "O4", 500), Move(MoveKind.SCORE, square=-3, card=9), "end", None):
+        with pytest.raises(IllegalMoveError):
+            GAME.apply(state, junk)
+
+
+def can_act(state: State) -> bool:
+    """True when the seat to act has an action: a draw or a placement."""
+    held = state.tiles[state.to_act] or ()
+    can_draw = bool(state.bag_size or state.deck_size or state.discards)
+    return can_draw or any(
+        placement_problem(state.board, tile, square) is None for tile in held for square in range(121)
+    )
+
+
+def expected_legal(state: State, move: Move, action_possible: bool) -> bool:
+    """The rules of the turn steps, written out independently of ``rules.legal_moves``."""
+    seat = state.to_act
+    held = state.tiles[seat] or ()
+    cards = len(state.face_up) + state.card_counts[seat]
+    if state.step == Step.DISCARD:
+        if move.kind == MoveKind.DISCARD:
+            return state.tile_counts[seat] > 7 and move.tile in held
+        if move.kind == MoveKind.DISCARD_GOAL:
+            return state.card_counts[seat] > 3 and len(state.face_up) < move.card <= cards
+        return False
+    if move.kind == MoveKind.PLACE:
+        return (
+            state.step in (Step.START, Step.PLACED)
+            and move.tile in held
+            and placement_problem(state.board, move.tile, move.square) is None
+        )
+    if move.kind == MoveKind.TILES:
+        return state.step == Step.START and state.bag_size > 0
+    if move.kind == MoveKind.GOAL:
+        return state.step == Step.START and bool(state.deck_size or state.discards)
+    if move.kind == MoveKind.END:
+        return state.step != Step.START or not action_possible
+    if move.kind == MoveKind.SCORE:
+        if not 1 <= move.card <= cards:
+            return False
+        card = (state.face_up + (state.cards[seat] or ()))[move.card - 1]
+        squares = region(state.board, move.square)
+        return (
+            bool(squares)
+            and squares[0] == move.square
+            and state.board[move.square][-1][0] == card[0]
+            and shape_of(squares) == card[2:]
+        )
+    return False
+
+
+def candidate_moves(state: State) -> list[Move]:
+    """Every move of every kind that could make sense in some state."""
+    moves = [Move(MoveKind.GOAL), Move(MoveKind.TILES), Move(MoveKind.END)]
+    tiles = sorted(set(ALL_TILES))
+    moves += [Move(MoveKind.PLACE, tile, square) for tile in tiles for square in range(121)]
+    moves += [Move(MoveKind.SCORE, square=square, card=card) for card in range(8) for square in range(121)]
+    moves += [Move(MoveKind.DISCARD, tile) for tile in tiles]
+    moves += [Move(MoveKind.DISCARD_GOAL, card=card) for card in range(9)]
+    return moves
+
+
+@settings(max_examples=8, deadline=None)
+@given(players=st.integers(2, 4), seed=st.integers(0, 10_000))
+def test_legal_moves_are_exactly_the_rules_at_every_step(players: int, seed: int) -> None:
+    history = random_game(players, seed, 300)
+    for state, _, _ in history[::23]:
+        if GAME.to_act(state) is None:
+            continue
+        legal = set(GAME.legal_moves(state))
+        action_possible = can_act(state)
+        for index, move in enumerate(candidate_moves(state)):
+            assert (move in legal) == expected_legal(state, move, action_possible), (state.step, move)
+            if move not in legal and index % 17 == 0:
+                with pytest.raises(IllegalMoveError):
+                    GAME.apply(state, move)
+
+
+def test_legal_moves_are_exactly_the_rules_in_built_positions() -> None:
+    start = with_board(base(), L_BOARD)
+    positions = [
+        start,
+        play(start, "goal"),
+        play(start, "O4@F5"),
+        play(start, "score 1@C3"),
+        play(with_hand(base(), 0, "O1 O2 O3 B1 B2 B3"), "tiles", "end"),
+        play(with_hand(base(), 0, "O4", ("P-I3", "B-T4", "P-O4")), "goal", "end"),
+        with_hand(replace(base(), bag=(), bag_size=0, deck=(), deck_size=0), 0, ""),
+        with_hand(replace(base(), bag=(), bag_size=0, deck=(), deck_size=0), 0, "O5 B5 P5"),
+    ]
+    for state in positions:
+        legal = set(GAME.legal_moves(state))
+        action_possible = can_act(state)
+        for move in candidate_moves(state):
+            assert (move in legal) == expected_legal(state, move, action_possible), (state.step, move)
+
+
+def test_legal_moves_by_step() -> None:
+    start = with_board(base(), L_BOARD)
+    kinds = {move.kind for move in GAME.legal_moves(start)}
+    assert kinds == {MoveKind.SCORE, MoveKind.PLACE, MoveKind.GOAL, MoveKind.TILES}
+    drew = play(start, "goal")
+    assert {move.kind for move in GAME.legal_moves(drew)} == {MoveKind.SCORE, MoveKind.END}
+    placed = play(start, "O4@F5")
+    assert {move.kind for move in GAME.legal_moves(placed)} == {MoveKind.SCORE, MoveKind.PLACE, MoveKind.END}
+    over = play(with_hand(base(), 0, "O1 O2 O3 B1 B2 B3"), "tiles", "end")
+    assert {move.kind for move in GAME.legal_moves(over)} == {MoveKind.DISCARD}
+
+
+def test_forced_moves() -> None:
+    assert GAME.forced_move(base()) is None
+    stuck = with_hand(replace(base(), bag=(), bag_size=0, deck=(), deck_size=0), 0, "")
+    assert GAME.forced_move(stuck) == Move(MoveKind.END)
+    assert GAME.forced_move(play(base(), "tiles")) == Move(MoveKind.END)  # nothing to score
+    assert GAME.forced_move(play(with_board(base(), L_BOARD), "tiles")) is None  # card 1 scores
+    mixed = play(with_hand(base(), 0, "B1 B1 B1 B1 B1 B1 B1"), "tiles", "end")
+    assert mixed.tiles[0][:3] == ("O1", "O1", "O1") and GAME.forced_move(mixed) is None
+    one_kind = play(with_hand(base(), 0, "O1 O1 O1 O1 O1 O1 O1"), "tiles", "end")
+    assert GAME.forced_move(one_kind) == Move(MoveKind.DISCARD, "O1")
+
+
 # -- scoring --------------------------------------------------------------------------
 
 L_BOARD = {"C3": "O3", "C4": "B5 O2", "C5": "O4", "D5": "P5 B4 O1", "F6": "B3"}
@@ -203,14 +371,16 @@ L_BOARD = {"C3": "O3", "C4": "B5 O2", "C5": "O4", "D5": "P5 B4 O1", "F6": "B3"}
 
 def test_orange_l_scores_the_sum_of_stack_heights() -> None:
     state = with_board(base(), L_BOARD)  # face-up card 1 is orange L4
-    assert GAME.parse_move(state, "score 1@D5") == TileUpMove("score", square=sq("C3"), card=1)
+    assert GAME.parse_move(state, "score 1@D5") == Move(MoveKind.SCORE, square=sq("C3"), card=1)
     assert (
-        GAME.move_label(state, TileUpMove("score", square=sq("C3"), card=1)) == "score 1@C3 — +7 (orange L4)"
+        GAME.move_label(state, Move(MoveKind.SCORE, square=sq("C3"), card=1)) == "score 1@C3 — +7 (orange L4)"
     )
     after, events = GAME.apply(state, GAME.parse_move(state, "score 1 c4"))
     assert after.scores == (7, 0)  # 1 + 2 + 1 + 3 tiles, covered ones included
     assert [event.points for event in events if event.kind == "score"] == [7]
-    assert events[0].text == "orange L4 +7"
+    assert events[0] == Event(EventKind.SCORE, seat=0, points=7, reason="goal_card", subject="orange L4")
+    assert event_phrase(GAME, events[0], NAMES) == "scores orange L4 +7"
+    assert event_phrase(GAME, events[1], NAMES) == "face-up card 1 is now orange V3"
 
 
 def test_no_extra_tile_of_the_same_colour_adjacent() -> None:
@@ -220,7 +390,7 @@ def test_no_extra_tile_of_the_same_colour_adjacent() -> None:
         GAME.parse_move(state, "score 1@C3")
     # another colour next to it does not matter
     state = with_board(base(), {**L_BOARD, "B3": "B5"})
-    assert TileUpMove("score", square=sq("C3"), card=1) in GAME.legal_moves(state)
+    assert Move(MoveKind.SCORE, square=sq("C3"), card=1) in GAME.legal_moves(state)
 
 
 def test_shapes_match_in_any_rotation_or_reflection() -> None:
@@ -230,7 +400,7 @@ def test_shapes_match_in_any_rotation_or_reflection() -> None:
             assert shape_of(squares) == name
     assert len(orientations(SHAPES["X5"])) == 1 and len(orientations(SHAPES["L4"])) == 8
     mirrored = with_board(base(), {"D3": "O3", "D4": "O2", "D5": "O4", "C5": "O1"})
-    assert TileUpMove("score", square=sq("D3"), card=1) in GAME.legal_moves(mirrored)
+    assert Move(MoveKind.SCORE, square=sq("D3"), card=1) in GAME.legal_moves(mirrored)
 
 
 def test_fits_inside_a_shape() -> None:
@@ -250,7 +420,7 @@ def test_scored_face_up_card_is_replaced_at_once() -> None:
 
 def test_own_hidden_card_scores_only_for_its_owner() -> None:
     state = with_board(base(), {"C3": "P3", "C4": "P2", "C5": "P4"})  # seat 0 holds purple I3
-    assert GAME.parse_move(state, "score 3@C4") == TileUpMove("score", square=sq("C3"), card=3)
+    assert GAME.parse_move(state, "score 3@C4") == Move(MoveKind.SCORE, square=sq("C3"), card=3)
     after = play(state, "score 3@C4")
     assert after.cards[0] == () and after.scores[0] == 3 and after.discards == ("P-I3",)
     other = replace(state, to_act=1)  # seat 1's card 3 is orange I3
@@ -269,7 +439,7 @@ def test_discard_pile_is_turned_over_unshuffled() -> None:
     after, events = GAME.apply(state, GAME.parse_move(state, "goal"))
     assert after.cards[0] == ("P-I3", "B-I4")  # the first card discarded is the new top
     assert after.deck == ("P-X5", "O-T4") and after.discards == ()
-    assert any("turned over" in event.text for event in events)
+    assert Event(EventKind.INFO, reason="deck_turned") in events
 
 
 def test_face_up_replacement_uses_the_recycled_pile_not_the_scored_card() -> None:
@@ -280,7 +450,7 @@ def test_face_up_replacement_uses_the_recycled_pile_not_the_scored_card() -> Non
 
 def test_score_without_a_square_takes_the_only_matching_region() -> None:
     state = with_board(base(), L_BOARD)
-    assert GAME.parse_move(state, "score 1") == TileUpMove("score", square=sq("C3"), card=1)
+    assert GAME.parse_move(state, "score 1") == Move(MoveKind.SCORE, square=sq("C3"), card=1)
     with pytest.raises(IllegalMoveError, match="no whole blue X5 region"):
         GAME.parse_move(state, "score 2")
     twice = with_board(base(), {**L_BOARD, "H3": "O3", "H4": "O2", "H5": "O4", "I5": "O1", "F6": "B3"})
@@ -296,14 +466,14 @@ def test_discard_down_to_seven_tiles_at_the_end_of_the_turn() -> None:
     state = play(state, "tiles")
     assert state.tile_counts[0] == 9
     state = play(state, "end")
-    assert state.phase == DISCARD and state.to_act == 0
+    assert state.step == Step.DISCARD and state.to_act == 0
     assert {move.kind for move in GAME.legal_moves(state)} == {"discard"}
     with pytest.raises(IllegalMoveError, match="over the limits"):
         GAME.parse_move(state, "end")
     state = play(state, "discard O1")
     assert state.to_act == 0
     state = play(state, "discard b2")
-    assert state.to_act == 1 and state.phase == START and state.tile_counts[0] == 7
+    assert state.to_act == 1 and state.step == Step.START and state.tile_counts[0] == 7
     assert state.bag is not None and state.bag[-2:] == ("O1", "B2")
 
 
@@ -342,50 +512,121 @@ CORNERS_ALMOST = {
 
 
 def test_game_ends_at_the_end_of_the_turn_covering_all_corners() -> None:
-    state = with_hand(with_board(base(), CORNERS_ALMOST), 0, "O4 B5")
+    state = replace(with_hand(with_board(base(), CORNERS_ALMOST), 0, "O4 B5"), scores=(3, 0))
     state = play(state, "O4@K11")
     assert GAME.to_act(state) == 0 and GAME.outcome(state) is None  # the turn goes on
     state = play(state, "B5@J11")
     state, events = GAME.apply(state, GAME.parse_move(state, "end"))
     outcome = GAME.outcome(state)
-    assert outcome is not None and outcome.reason == "all four corners are covered"
+    assert outcome is not None and outcome.reason == "corners"
+    assert outcome_phrase(GAME, outcome, NAMES) == "all four corners are covered"
     assert GAME.to_act(state) is None and GAME.legal_moves(state) == []
-    assert events[-1].kind == "game_end"
+    assert events[-2:] == (
+        Event(EventKind.GAME_END, reason="corners"),
+        Event(EventKind.GAME_END, seat=0, reason="wins"),
+    )
+    assert [event_phrase(GAME, event, NAMES) for event in events[-2:]] == [
+        "all four corners are covered",
+        "Ann wins",
+    ]
+    assert GAME.describe(state, NAMES).startswith("game over (all four corners are covered)")
 
 
 def test_highest_score_wins_and_ties_share() -> None:
     state = replace(with_board(base(), CORNERS_ALMOST), scores=(9, 9))
-    state = play(with_hand(state, 0, "O4"), "O4@K11", "end")
+    state, events = GAME.apply(play(with_hand(state, 0, "O4"), "O4@K11"), Move(MoveKind.END))
     outcome = GAME.outcome(state)
     assert outcome is not None and outcome.ranks == (1, 1) and outcome.is_draw
+    winners = [event_phrase(GAME, event, NAMES) for event in events if event.reason == "shares_win"]
+    assert winners == ["Ann shares the win", "Ben shares the win"]
+
+
+def idle_turn(state: State) -> State:
+    """A turn without a placement: draw (tiles while the bag lasts, else a goal card), end, and
+    discard the first thing offered while over the limits."""
+    draw = MoveKind.TILES if state.bag_size else MoveKind.GOAL
+    state, _ = GAME.apply(state, Move(draw))
+    state, _ = GAME.apply(state, Move(MoveKind.END))
+    while state.step == Step.DISCARD:
+        state, _ = GAME.apply(state, GAME.legal_moves(state)[0])
+    return state
 
 
 def test_safety_end_full_round_without_placement_and_empty_bag() -> None:
     state = replace(base(), bag=(), bag_size=0)
     state = play(state, "goal", "end")
     assert GAME.outcome(state) is None
-    state = play(state, "goal", "end")
+    state, events = GAME.apply(play(state, "goal"), Move(MoveKind.END))
     outcome = GAME.outcome(state)
-    assert outcome is not None and "bag empty" in outcome.reason
+    assert outcome is not None and outcome.reason == "empty_bag_round"
+    assert outcome_phrase(GAME, outcome, NAMES) == "a full round passed with no tile placed and the bag empty"
+    assert events[0] == Event(EventKind.GAME_END, reason="empty_bag_round")
 
 
-def test_safety_end_three_rounds_without_placement() -> None:
+def test_a_placement_restarts_the_empty_bag_round() -> None:
+    state = with_hand(replace(base(), bag=(), bag_size=0), 1, "O4")
+    state = play(state, "goal", "end", "O4@F4", "end", "goal", "end")
+    assert GAME.outcome(state) is None and state.idle_empty_turns == 1
+
+
+def test_two_players_with_a_full_bag_play_on_after_three_rounds_without_placements() -> None:
     state = base()
-    for _ in range(5):
-        state = play(state, "goal", "end")
+    for _ in range(3 * 2):
+        state = idle_turn(state)
+    assert GAME.outcome(state) is None and state.idle_turns == 6 and state.bag_size > 90
+    assert GAME.to_act(state) == 0 and state.turn == 7
+
+
+def test_safety_end_ten_rounds_without_placement() -> None:
+    state = base()
+    for _ in range(10 * 2 - 1):
+        state = idle_turn(state)
         assert GAME.outcome(state) is None
-        if state.phase == DISCARD:
-            state = play(state, "discard goal 3")
-    state = play(state, "tiles", "end")
+    state = idle_turn(state)
     outcome = GAME.outcome(state)
-    assert outcome is not None and "three full rounds" in outcome.reason
+    assert outcome is not None and outcome.reason == "ten_idle_rounds" and state.bag_size > 80
+    assert outcome_phrase(GAME, outcome, NAMES) == "ten full rounds passed with no tile placed"
+
+
+def test_safety_end_counts_only_the_players_still_in() -> None:
+    state = GAME.new(3, seed=4)
+    state, _ = GAME.resign(state, (state.to_act + 1) % 3)
+    state = replace(state, idle_turns=10 * 2 - 1)
+    state = idle_turn(state)
+    outcome = GAME.outcome(state)
+    assert outcome is not None and outcome.reason == "ten_idle_rounds"
+
+
+def test_legacy_option_ends_after_three_rounds_without_placement() -> None:
+    state = GAME.new(2, Options(idle_rounds=3), deal={"bag": BAG, "deck": DECK})
+    for _ in range(3 * 2 - 1):
+        state = idle_turn(state)
+        assert GAME.outcome(state) is None
+    state = idle_turn(state)
+    outcome = GAME.outcome(state)
+    assert outcome is not None and outcome.reason == "three_idle_rounds"
+    assert outcome_phrase(GAME, outcome, NAMES) == "three full rounds passed with no tile placed"
+
+
+def test_the_legacy_option_is_not_offered() -> None:
+    spec = Options.spec("idle_rounds")
+    assert not spec.offered and spec.default == 10 and set(spec.choices) == {10, 3}
+    assert Options.from_dict({"idle_rounds": "3"}) == Options(idle_rounds=3)
+    with pytest.raises(InvalidOptionsError):
+        Options(idle_rounds=5)
 
 
 def test_resign_two_players_other_wins() -> None:
     state, events = GAME.resign(base(), 0)
     outcome = GAME.outcome(state)
     assert outcome is not None and outcome.winners == (1,) and outcome.forfeited == frozenset({0})
-    assert events[0].kind == "forfeit"
+    assert outcome.reason == "last_standing" and outcome.reason_seat == 1
+    assert outcome_phrase(GAME, outcome, NAMES) == "Ben is the last player left"
+    assert [event_phrase(GAME, event, NAMES) for event in events] == [
+        "resigns",
+        "Ben is the last player left",
+        "Ben wins",
+    ]
 
 
 def test_resign_three_players_play_on() -> None:
@@ -400,8 +641,9 @@ def test_resign_three_players_play_on() -> None:
 
 def test_timeout_ends_the_turn_without_an_action() -> None:
     state, events = GAME.on_timeout(base())
-    assert state.to_act == 1 and state.phase == START and state.idle_turns == 1
-    assert events[0].kind == "timeout" and state.last_move == "!timeout"
+    assert state.to_act == 1 and state.step == Step.START and state.idle_turns == 1
+    assert events == (Event(EventKind.TIMEOUT, seat=0, reason="turn_timeout"),)
+    assert state.last_move == "!timeout"
     assert GAME.outcome(state) is None and not state.forfeited
 
 
@@ -415,14 +657,11 @@ def test_timeout_over_the_limits_discards_lowest_tiles_and_last_cards() -> None:
     state = with_hand(base(), 0, "O2 O5 B2 B3 P4 P5 P5", ("P-I3", "B-T4", "P-O4"))
     state = replace(state, bag=("P1", "B4", "O3", "O1"), bag_size=4)
     state = play(state, "tiles", "end")
-    assert state.phase == DISCARD and state.tile_counts[0] == 10
+    assert state.step == Step.DISCARD and state.tile_counts[0] == 10
     state, events = GAME.on_timeout(state)
     assert state.to_act == 1 and state.tiles[0] == ("O3", "O5", "B3", "B4", "P4", "P5", "P5")
-    assert [e.text for e in events if "discarded" in e.text] == [
-        "discarded P1 into the bag",
-        "discarded O2 into the bag",
-        "discarded B2 into the bag",
-    ]
+    assert [e.subject for e in events if e.reason == "discarded_tile"] == ["P1", "O2", "B2"]
+    assert event_phrase(GAME, events[1], NAMES) == "discards P1 into the bag"
     goal = play(with_hand(base(), 0, "O4", ("P-I3", "B-T4", "P-O4")), "goal")
     goal, _ = GAME.on_timeout(goal)
     assert goal.cards[0] == ("P-I3", "B-T4", "P-O4") and goal.discards == ("O-V3",)
@@ -451,38 +690,44 @@ def test_last_move_follows_play_after_a_resignation() -> None:
 @pytest.mark.parametrize(
     ("text", "move"),
     [
-        ("O4@F4", TileUpMove("place", "O4", sq("F4"))),
-        ("o4 f4", TileUpMove("place", "O4", sq("F4"))),
-        (" O4 @ f4 ", TileUpMove("place", "O4", sq("F4"))),
-        ("draw", TileUpMove("tiles")),
-        ("Draw Goal", TileUpMove("goal")),
+        ("O4@F4", Move(MoveKind.PLACE, "O4", sq("F4"))),
+        ("o4 f4", Move(MoveKind.PLACE, "O4", sq("F4"))),
+        (" O4 @ f4 ", Move(MoveKind.PLACE, "O4", sq("F4"))),
+        ("draw", Move(MoveKind.TILES)),
+        ("Draw Goal", Move(MoveKind.GOAL)),
     ],
 )
-def test_relaxed_notation(text: str, move: TileUpMove) -> None:
+def test_relaxed_notation(text: str, move: Move) -> None:
     assert GAME.parse_move(base(), text) == move
 
 
 @pytest.mark.parametrize(
     ("text", "move"),
     [
-        ("score 2", TileUpMove("score", card=2)),
-        ("2@e6", TileUpMove("score", card=2, square=sq("E6"))),
-        ("discard card 4", TileUpMove("discard_goal", card=4)),
-        ("discard 4", TileUpMove("discard_goal", card=4)),
-        ("discard p5", TileUpMove("discard", "P5")),
-        ("done", TileUpMove("end")),
-        ("card", TileUpMove("goal")),
+        ("score 2", Move(MoveKind.SCORE, card=2)),
+        ("2@e6", Move(MoveKind.SCORE, card=2, square=sq("E6"))),
+        ("discard card 4", Move(MoveKind.DISCARD_GOAL, card=4)),
+        ("discard 4", Move(MoveKind.DISCARD_GOAL, card=4)),
+        ("discard p5", Move(MoveKind.DISCARD, "P5")),
+        ("done", Move(MoveKind.END)),
+        ("card", Move(MoveKind.GOAL)),
     ],
 )
-def test_relaxed_notation_syntax(text: str, move: TileUpMove) -> None:
+def test_relaxed_notation_syntax(text: str, move: Move) -> None:
     assert parse_text(text) == move
 
 
 def test_syntax_errors_quote_the_input() -> None:
-    for text in ("hello", "X4@F4", "O4@Z9", "score two", "discard", ""):
+    for text in ("hello", "X4@F4", "O4@Z9", "score two", "discard"):
         with pytest.raises(InvalidMoveError) as error:
             GAME.parse_move(base(), text)
         assert f"`{text}`" in str(error.value)
+    with pytest.raises(InvalidMoveError, match="Write a move"):
+        GAME.parse_move(base(), " ")
+    long = "O4@" + "Z" * 60
+    with pytest.raises(InvalidMoveError) as error:
+        GAME.parse_move(base(), long)
+    assert f"`{long[:39]}…`" in str(error.value) and long not in str(error.value)
     with pytest.raises(InvalidMoveError, match="squares are A1 to K11"):
         GAME.parse_move(base(), "O4@L1")
     with pytest.raises(IllegalMoveError, match="no goal card 7"):
@@ -495,7 +740,7 @@ def test_view_hides_other_screens_and_the_bag() -> None:
     state = base()
     seen = GAME.view(state, 1)
     assert seen.tiles[0] is None and seen.cards[0] is None and seen.tiles[1] == state.tiles[1]
-    assert seen.bag is None and seen.deck is None and seen.seed is None
+    assert seen.bag is None and seen.deck is None and seen.seed == 0 and seen.shuffles == 0
     assert seen.bag_size == state.bag_size and seen.deck_size == state.deck_size
     assert GAME.hand(seen, 0) is None and GAME.hand(GAME.view(state, None), 1) is None
 
@@ -521,7 +766,7 @@ def test_greedy_scores_cards_and_places_tiles() -> None:
 # -- properties -------------------------------------------------------------------------
 
 
-def conserved(state: TileUpState) -> None:
+def conserved(state: State) -> None:
     held = [tile for hand in state.tiles for tile in hand or ()]
     on_board = [tile for stack in state.board for tile in stack]
     assert Counter((state.bag or ()) + tuple(held) + tuple(on_board)) == Counter(ALL_TILES)
@@ -534,7 +779,7 @@ def conserved(state: TileUpState) -> None:
             assert lower[0] != upper[0] and int(lower[1]) > int(upper[1])
 
 
-def random_game(players: int, seed: int, steps: int) -> list[tuple[TileUpState, Any, Any]]:
+def random_game(players: int, seed: int, steps: int) -> list[tuple[State, Any, Any]]:
     state = GAME.new(players, seed=seed)
     chooser = RandomPlayer(seed)
     history = []
@@ -565,7 +810,7 @@ def test_random_playouts_keep_invariants(players: int, seed: int) -> None:
         legal = GAME.legal_moves(state)
         assert move in legal and len(set(legal)) == len(legal)
         assert GAME.parse_move(state, GAME.format_move(state, move)) == move
-        if state.phase == DISCARD:
+        if state.step == Step.DISCARD:
             assert all(m.kind.startswith("discard") for m in legal)
 
 
@@ -583,3 +828,113 @@ def test_every_legal_placement_and_score_is_accepted(seed: int) -> None:
         conserved(after)
         if move.kind == "score":
             assert after.scores[state.to_act] > state.scores[state.to_act]
+
+
+# -- hidden information ---------------------------------------------------------------------------
+
+
+def counts_of(state: State) -> tuple[Counter[str], Counter[str]]:
+    """Every tile and every goal card of a whole state, wherever it is."""
+    tiles = Counter((*(state.bag or ()), *(t for hand in state.tiles for t in hand or ())))
+    tiles.update(tile for stack in state.board for tile in stack)
+    cards = Counter((*(state.deck or ()), *state.discards, *state.face_up))
+    cards.update(card for hand in state.cards for card in hand or ())
+    return tiles, cards
+
+
+@settings(max_examples=10, deadline=None)
+@given(players=st.integers(2, 4), seed=st.integers(0, 10_000), plies=st.integers(0, 250))
+def test_determinized_states_deal_only_what_the_viewer_cannot_see(
+    players: int, seed: int, plies: int
+) -> None:
+    state = random_game(players, seed, plies)[-1][0]
+    for viewer in [None, *range(players)]:
+        seen = GAME.view(state, viewer)
+        first = GAME.determinize(seen, viewer, random.Random(1))
+        assert GAME.view(first, viewer) == seen
+        assert counts_of(first) == (Counter(ALL_TILES), Counter(ALL_CARDS))
+        conserved(first)
+        assert (first.board, first.face_up, first.discards) == (state.board, state.face_up, state.discards)
+        if viewer is not None:
+            assert first.tiles[viewer] == state.tiles[viewer] and first.cards[viewer] == state.cards[viewer]
+        assert first.seed not in (None, 0) and first.shuffles == 0
+        others = [GAME.determinize(seen, viewer, random.Random(n)) for n in range(2, 6)]
+        if state.bag_size > 3:
+            assert len({other.bag for other in others}) > 1, "the bag order is drawn at random"
+
+
+def test_a_view_of_a_dealt_game_keeps_no_seed_and_determinizes_with_a_fresh_one() -> None:
+    state = base()
+    assert state.seed is None
+    seen = GAME.view(state, 0)
+    assert seen.seed == 0 and seen.bag is None and seen.deck is None and seen.tiles[1] is None
+    dealt = GAME.determinize(seen, 0, random.Random(7))
+    assert dealt.tiles[0] == state.tiles[0] and dealt.cards[0] == state.cards[0]
+    assert dealt.tile_counts == state.tile_counts and len(dealt.cards[1] or ()) == 1
+    assert dealt.bag_size == len(dealt.bag or ()) == state.bag_size
+    assert dealt.deck_size == len(dealt.deck or ()) == state.deck_size
+    assert isinstance(dealt.seed, int) and dealt.seed != 0
+    after, _ = GAME.apply(dealt, Move(MoveKind.TILES))  # playable
+    assert after.tile_counts[0] == 6
+
+
+# -- deals from strangers ---------------------------------------------------------------------------
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.integers(10**20, 10**40) | st.text(max_size=8)
+    | st.sampled_from(["O4", "P1", "O-L4", "B-X5", "bag", "deck"]),
+    lambda inner: st.lists(inner, max_size=6) | st.dictionaries(st.sampled_from(["bag", "deck", "x"]), inner),
+    max_leaves=30,
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(deal=JSON)
+def test_a_deal_is_a_game_or_a_clear_refusal(deal: Any) -> None:
+    if deal is None:
+        return
+    try:
+        state = GAME.new(2, deal=deal)
+    except InvalidOptionsError as error:
+        assert 0 < len(str(error)) < 300
+        return
+    conserved(state)
+
+
+def test_deal_errors_are_short_and_clear() -> None:
+    for deal, words in (
+        ({"bag": "O4"}, "must be a list of tile names"),
+        ({"bag": [10**400]}, "a value of type int"),
+        ({"bag": ["x" * 10_000]}, "(or it is not a tile name)"),
+        ({"hand": []}, "only 'bag' and 'deck'"),
+        ([[], [], []], "A deal is"),
+        ({"deck": [["O-L4"]]}, "a value of type list"),
+    ):
+        with pytest.raises(InvalidOptionsError) as error:
+            GAME.new(2, deal=deal)
+        assert words in str(error.value) and len(str(error.value)) < 200
+
+
+# -- events -------------------------------------------------------------------------------------------
+
+
+def test_draw_and_discard_events_are_facts() -> None:
+    _, events = GAME.apply(replace(base(), bag=("P1", "P2"), bag_size=2), Move(MoveKind.TILES))
+    assert events == (Event(EventKind.DRAW, seat=0, reason="drew_tiles", count=2),)
+    assert event_phrase(GAME, events[0], NAMES) == "draws 2 tiles"
+    _, events = GAME.apply(base(), Move(MoveKind.GOAL))
+    assert [event_phrase(GAME, event, NAMES) for event in events] == ["draws a goal card"]
+    over = play(with_hand(base(), 0, "O4", ("P-I3", "B-T4", "P-O4")), "goal")
+    over, events = GAME.apply(over, Move(MoveKind.END))
+    words = event_phrase(GAME, events[0], NAMES)
+    assert words == "must discard down to 7 tiles and 3 goal cards to end the turn"
+    _, events = GAME.apply(over, Move(MoveKind.DISCARD_GOAL, card=4))
+    assert events == (Event(EventKind.DISCARD, seat=0, reason="discarded_goal", subject="blue T4"),)
+    assert event_phrase(GAME, events[0], NAMES) == "discards goal card blue T4"
+
+
+def test_the_last_face_up_card_leaves_its_slot_empty() -> None:
+    state = replace(with_board(base(), L_BOARD), deck=(), deck_size=0, discards=())
+    after, events = GAME.apply(state, GAME.parse_move(state, "score 1@C3"))
+    assert after.face_up == ("B-X5",) and after.discards == ("O-L4",)
+    assert event_phrase(GAME, events[-1], NAMES) == "no goal card is left to replace face-up card 1"

@@ -11,13 +11,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games import registry
-from games.core import Event
+from games.core import Event, EventKind, event_phrase, outcome_phrase
 from games.errors import IllegalMoveError, InvalidMoveError, InvalidOptionsError
-from games.triominos import GAME, Move, Options, State
+from games.triominos import GAME, Move, MoveKind, Options, State
 from games.triominos.grid import Cell, cells_at, corner_parts, corners, neighbours, points_up
-from games.triominos.rules import bonus, hand_size
-from games.triominos.state import DRAW_MOVE, PASS_MOVE, PLACE
+from games.triominos.rules import Bonus, bonus, hand_size
+from games.triominos.state import DRAW_MOVE, PASS_MOVE
 from games.triominos.tiles import LAID_TO_TILE, ROTATIONS, TILES, hand_total, total
+
+PLACE = MoveKind.PLACE
 
 NAMES = ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay")
 
@@ -51,6 +53,16 @@ def play(state: State, text: str) -> tuple[State, tuple[Event, ...]]:
 
 def points(events: tuple[Event, ...], seat: int | None = None) -> int:
     return sum(e.points for e in events if seat is None or e.seat == seat)
+
+
+def facts(events: tuple[Event, ...], kind: EventKind = EventKind.SCORE) -> list[tuple[str, int]]:
+    """The reasons and points of the events of ``kind``."""
+    return [(e.reason, e.points) for e in events if e.kind == kind]
+
+
+def said(events: tuple[Event, ...], names: tuple[str, ...] = NAMES) -> list[str]:
+    """The events in words, as the bot says them."""
+    return [event_phrase(GAME, e, names) for e in events]
 
 
 def consistent(board: dict[Cell, str], cell: Cell, laid: str) -> bool:
@@ -110,7 +122,7 @@ def position(
         board=tuple(board.items()),
         hands=tuple(tuple(sorted(LAID_TO_TILE[t] for t in hand)) for hand in hands),
         well=tuple(rest),
-        opening=False,
+        opening_tile="",
         turn=turn,
         opener=0,
     )
@@ -184,7 +196,8 @@ def test_opening_with_444_scores_22() -> None:
     assert GAME.legal_moves(state) == [Move(PLACE, "444", (0, 0))]
     after, events = play(state, "444@0,0")
     assert after.scores == (22, 0)
-    assert "opening triple +10" in [e.text for e in events]
+    assert facts(events) == [("tile", 12), ("opening_triple", 10)]
+    assert said(events) == ["lays 444 +12", "opens with a triple +10"]
 
 
 def test_highest_triple_opens_and_play_goes_clockwise() -> None:
@@ -198,9 +211,12 @@ def test_zeros_option_scores_40_and_shows_the_other_triple() -> None:
     state = new([["013"], ["555", "000"]])
     assert GAME.to_act(state) == 1
     assert set(GAME.legal_moves(state)) == {Move(PLACE, "555", (0, 0)), Move(PLACE, "000", (0, 0))}
+    assert state.opening_tile == "555"
     after, events = play(state, "000@0,0")
     assert after.scores == (0, 40)
-    assert any("shows 555" in e.text for e in events)
+    assert facts(events) == [("tile", 0), ("opening_triple", 10), ("opening_zeros", 30)]
+    shown = [e for e in events if e.reason == "shows_triple"]
+    assert len(shown) == 1 and shown[0].subject == "555" and shown[0].seat == 1
     other, _ = play(state, "555@0,0")
     assert other.scores == (0, 25)
 
@@ -225,7 +241,7 @@ def test_opening_without_triple_5_4_3_scores_12() -> None:
     assert len(GAME.legal_moves(state)) == 3  # any rotation at 0,0
     after, events = play(state, "534@0,0")
     assert after.scores == (0, 12)
-    assert [e.text for e in events if e.points] == ["tile 345 +12"]
+    assert [(e.reason, e.subject, e.points) for e in events] == [("tile", "345", 12)]
 
 
 def test_equal_totals_compare_sorted_numbers() -> None:
@@ -275,7 +291,8 @@ def test_hexagon_with_0_5_5_scores_60() -> None:
     state, text = placed_with(ring, target, "055")
     after, events = play(state, text)
     assert after.scores[0] == 60
-    assert "hexagon +50" in [e.text for e in events]
+    assert facts(events) == [("tile", 10), ("hexagon", 50)]
+    assert said(events)[1] == "closes a hexagon +50"
 
 
 @pytest.mark.parametrize("count, expected", [(2, 60), (3, 70)])
@@ -284,10 +301,11 @@ def test_two_and_three_hexagons_at_once(count: int, expected: int) -> None:
     cells = {c for corner in corners(target)[:count] for c in cells_at(corner)} - {target}
     state, text = placed_with(sorted(cells), target, "123")
     after, events = play(state, text)
-    bonuses = [e for e in events if e.text.startswith(f"{count} hexagons")]
-    assert len(bonuses) == 1 and bonuses[0].points == expected
+    bonuses = [e for e in events if e.reason == "hexagons"]
+    assert len(bonuses) == 1 and bonuses[0].points == expected and bonuses[0].count == count
+    assert said(events)[1] == f"closes {count} hexagons at once +{expected}"
     assert after.scores[0] == 6 + expected
-    assert not any("bridge" in e.text for e in events)  # one bonus per play
+    assert not any(e.reason == "bridge" for e in events)  # one bonus per play
 
 
 def test_bridge_with_1_4_4_scores_49() -> None:
@@ -297,7 +315,7 @@ def test_bridge_with_1_4_4_scores_49() -> None:
     state, text = placed_with(chain, (0, 0), "144")
     after, events = play(state, text)
     assert after.scores[0] == 49
-    assert "bridge +40" in [e.text for e in events]
+    assert facts(events) == [("tile", 9), ("bridge", 40)]
 
 
 def test_added_to_the_bridge_with_1_1_5_scores_47() -> None:
@@ -313,13 +331,15 @@ def test_added_to_the_bridge_with_1_1_5_scores_47() -> None:
     assert not all(c in occupied for c in edge)
     after, events = play(state, text)
     assert after.scores[0] == 47
-    assert "bridge +40" in [e.text for e in events]
+    assert facts(events) == [("tile", 7), ("bridge", 40)]
+    assert after.last_text.endswith("+47 (bridge)")
 
 
 def test_no_bridge_when_both_edge_cells_are_filled_or_nothing_opposite() -> None:
     occupied = {(0, 1), (1, -1), (-1, 0), (1, 0), (0, 0)}
-    assert bonus(occupied, (0, 0)) == ("", 0)  # both edge cells at the top corner are filled
-    assert bonus({(0, 0), (1, 0), (1, -1)}, (0, 0)) == ("", 0)  # nothing across the opposite side
+    assert bonus(occupied, (0, 0)) is None  # both edge cells at the top corner are filled
+    assert bonus({(0, 0), (1, 0), (1, -1)}, (0, 0)) is None  # nothing across the opposite side
+    assert bonus({(0, 0), (0, 1), (1, -1)}, (0, 0)) == Bonus("bridge", 1, 40)
 
 
 # -- drawing and passing -------------------------------------------------------------------------
@@ -331,7 +351,11 @@ def test_draw_until_a_tile_fits_then_play_it() -> None:
     assert GAME.legal_moves(state) == [DRAW_MOVE]
     after, events = play(state, "draw")
     assert after.scores[0] == -15
-    assert "3 tiles" in events[0].text and "−15" in events[0].text and "055" in events[0].text
+    assert [(e.kind, e.reason, e.count, e.points, e.subject) for e in events] == [
+        (EventKind.DRAW, "drew", 3, -15, ""),
+        (EventKind.INFO, "drawn_fits", 0, 0, "055"),
+    ]
+    assert said(events) == ["draws 3 tiles from the well −15", "drew 055, which fits and must be played now"]
     assert after.drawn == "055" and after.hands[0] == ("001", "002", "011", "012", "055")
     assert after.well == ("111",)
     moves = GAME.legal_moves(after)
@@ -346,8 +370,9 @@ def test_max_draws_3_then_pass_minus_10() -> None:
     board = {(0, 0): "555"}
     well = ["011", "002", "003", "055", "111"]
     state = position(board, [["001", "012"], ["013"]], well, max_draws="3")
-    after, _events = play(state, "draw")
+    after, events = play(state, "draw")
     assert after.scores[0] == -15 and after.stuck and GAME.legal_moves(after) == [PASS_MOVE]
+    assert said(events)[1] == "found nothing that fits in 3 draws: must pass"
     assert len(after.well) == 2 and len(after.hands[0]) == 5
     passed, _ = play(after, "pass")
     assert passed.scores[0] == -25 and GAME.to_act(passed) == 1
@@ -360,7 +385,8 @@ def test_empty_well_pass_minus_10_and_pass_only_when_forced() -> None:
     state = position(board, [["001", "012"], ["155", "013"]], [])
     assert GAME.legal_moves(state) == [PASS_MOVE]
     after, events = play(state, "pass")
-    assert after.scores == (-10, 0) and events[0].text == "passes −10"
+    assert after.scores == (-10, 0) and facts(events, EventKind.PASS) == [("passed", -10)]
+    assert said(events) == ["passes −10"]
     with pytest.raises(IllegalMoveError, match="not allowed"):
         GAME.parse_move(after, "pass")
     with pytest.raises(IllegalMoveError):
@@ -371,7 +397,8 @@ def test_draw_that_empties_the_well_without_a_fit_forces_a_pass() -> None:
     state = position({(0, 0): "555"}, [["001"], ["013"]], ["002", "003"])
     after, events = play(state, "draw")
     assert after.scores[0] == -10 and after.stuck and after.well == ()
-    assert "well is empty" in events[0].text
+    assert facts(events, EventKind.DRAW) == [("drew", -10)]
+    assert [e.reason for e in events if e.kind == EventKind.INFO] == ["well_empty"]
     passed, _ = play(after, "pass")
     assert passed.scores[0] == -20
 
@@ -384,25 +411,42 @@ def test_going_out_scores_25_plus_the_other_hands_and_deals_again() -> None:
     after, events = play(state, "155@0,1")
     others = hand_total(("013", "024")) + hand_total(("001",))
     assert after.scores == (11 + 25 + others, 0, 0)
-    texts = [e.text for e in events]
-    assert "going out +25" in texts and f"tiles left in the other hands +{others}" in texts
-    summary = next(e for e in events if e.kind == "round_end")
-    assert "seat 1 went out and wins the round" in summary.text and "totals: seat 1" in summary.text
+    assert facts(events) == [("tile", 11), ("going_out", 25), ("others_hands", others)]
+    (summary,) = (e for e in events if e.kind == EventKind.ROUND_END)
+    assert (summary.seat, summary.reason, summary.count) == (0, "went_out", 1)
+    assert said(events) == [
+        "lays 155 +11",
+        "goes out and wins the round",
+        "takes the going-out bonus +25",
+        f"scores +{others} for the 3 tiles left in the other hands",
+        f"opens round 2 with {after.opening_tile}",
+    ]
+    opens = events[-1]
+    assert opens.kind == EventKind.INFO and opens.seat == after.opener == after.turn
     assert after.round == state.round + 1 and after.board == () and after.opening
     assert [len(h) for h in after.hands] == [7, 7, 7]
-    assert "Round 1: seat 1 went out" in GAME.describe(after, NAMES)
+    described = GAME.describe(after, NAMES)
+    assert "wins" not in described and "Round 2" in described  # the summary is said once
 
 
 def test_blocked_round_fewest_tiles_wins_others_minus_own() -> None:
     state = position({(0, 0): "555"}, [["001", "002"], ["013"], ["024", "003"]], [], turn=0)
     for _ in range(2):
         state, events = play(state, "pass")
-    assert not any(e.kind == "round_end" for e in events)
+    assert not any(e.kind == EventKind.ROUND_END for e in events)
     state, events = play(state, "pass")
-    assert any(e.kind == "round_end" for e in events)
     gained = hand_total(("001", "002", "024", "003")) - hand_total(("013",))
     assert state.scores == (-10, -10 + gained, -10)
-    assert any("blocked" in e.text for e in events)
+    (summary,) = (e for e in events if e.kind == EventKind.ROUND_END)
+    assert (summary.seat, summary.reason) == (1, "blocked")
+    own = hand_total(("013",))
+    assert facts(events) == [("others_hands", gained + own), ("own_hand", -own)]
+    assert [e.seat for e in events if e.kind == EventKind.SCORE] == [1, 1]
+    assert said(events)[1:4] == [
+        "wins the round with the fewest tiles: every player passed and the well is empty",
+        f"scores +{gained + own} for the 4 tiles left in the other hands",
+        f"counts −{own} for the 1 tile left in their own hand",
+    ]
 
 
 def test_blocked_round_ties_lower_total_then_earlier_seat_from_opener() -> None:
@@ -427,7 +471,8 @@ def test_game_ends_after_the_round_round_winner_wins_if_at_target() -> None:
     assert after.finished and after.scores[0] >= 200
     outcome = GAME.outcome(after)
     assert outcome is not None and outcome.winners == (0,)  # the round winner, not the higher score
-    assert events[-1].kind == "game_end"
+    assert (outcome.reason, outcome.reason_seat) == ("round_winner_over_higher", 0)
+    assert events[-1].kind == EventKind.GAME_END and events[-1].reason == outcome.reason
     assert GAME.to_act(after) is None and GAME.legal_moves(after) == []
 
 
@@ -437,10 +482,13 @@ def test_game_end_highest_score_when_round_winner_below_target_and_ties_share() 
     after, _ = play(state, "155@0,1")
     outcome = GAME.outcome(after)
     assert outcome is not None and outcome.winners == (1,) and outcome.ranks == (3, 1, 2)
+    assert (outcome.reason, outcome.reason_seat) == ("highest_at_target", 1)
+    assert outcome_phrase(GAME, outcome, NAMES[:3]).startswith("Ben has the highest score")
     tie = replace(base, scores=(0, 310, 310))
     after, _ = play(tie, "155@0,1")
     outcome = GAME.outcome(after)
     assert outcome is not None and outcome.winners == (1, 2) and outcome.is_draw
+    assert (outcome.reason, outcome.reason_seat) == ("tie_at_target", None)
 
 
 def test_target_reached_mid_round_finishes_the_round() -> None:
@@ -495,6 +543,8 @@ def test_view_hides_other_hands_and_the_well() -> None:
     assert GAME.hand(seen, 0) is None and GAME.hand(seen, 2) is None
     assert set(seen.well) == {"?"} and len(seen.well) == len(state.well)
     assert seen.deal is None and [len(h) for h in seen.hands] == [7, 7, 7]
+    assert seen.seed == 0 and state.seed == 8  # issue 13: nothing to recompute the hands from
+    assert seen.opening_tile == state.opening_tile and seen.turn == state.turn
     public = GAME.view(state, None)
     assert all(GAME.hand(public, seat) is None for seat in range(3))
     text = GAME.describe(public, NAMES)
@@ -536,17 +586,21 @@ def test_timeout_passes_with_minus_10_and_lays_a_forced_opening() -> None:
     assert opened.scores == (22, 0) and not opened.opening
     later, events = GAME.on_timeout(opened)
     assert later.scores == (22, -10) and GAME.to_act(later) == 0
-    assert events[0].kind == "pass"
+    assert facts(events, EventKind.TIMEOUT) == [("turn_lost", -10)] and len(events) == 1
+    assert said(events) == ["loses the turn −10"]
 
 
 def test_resign_skips_the_seat_and_ends_with_one_left() -> None:
     state = GAME.new(3, seed=2)
     after, events = GAME.resign(state, 2)
-    assert events[0].kind == "forfeit" and 2 in after.forfeited
+    assert events[0].kind == EventKind.FORFEIT and events[0].reason == "resigned" and 2 in after.forfeited
     assert GAME.to_act(after) != 2
-    done, _ = GAME.resign(after, 0)
+    done, events = GAME.resign(after, 0)
     outcome = GAME.outcome(done)
     assert outcome is not None and outcome.winners == (1,) and outcome.ranks[0] == outcome.ranks[2] == 2
+    assert (outcome.reason, outcome.reason_seat) == ("last_standing", 1)
+    assert events[-1].kind == EventKind.GAME_END
+    assert outcome_phrase(GAME, outcome, NAMES[:3]) == "Ben is the last player left"
 
 
 def test_registry_aliases() -> None:
@@ -578,12 +632,13 @@ def brute_force_placements(state: State) -> set[Move]:
 
 
 def check_invariants(before: State, move: Move, after: State, events: tuple[Event, ...]) -> None:
-    changed = sum(after.scores) - sum(before.scores)
-    assert points(events) == changed, "every point must come with an event"
-    if after.round == before.round and not after.finished:
-        placed = [LAID_TO_TILE[laid] for _, laid in after.board]
-        held = [t for hand in after.hands for t in hand]
-        assert sorted([*placed, *held, *after.well]) == sorted(TILES)
+    for seat in range(after.players):
+        assert points(events, seat) == after.scores[seat] - before.scores[seat], "points come with events"
+    assert all(isinstance(e.kind, EventKind) and e.reason in GAME.phrases for e in events)
+    placed = [LAID_TO_TILE[laid] for _, laid in after.board]
+    held = [t for hand in after.hands for t in hand]
+    assert sorted([*placed, *held, *after.well]) == sorted(TILES), "every tile is somewhere, once"
+    if after.round == before.round:
         cells = after.cells
         for cell, laid in after.board:
             assert consistent({c: v for c, v in cells.items() if c != cell}, cell, laid)
@@ -639,9 +694,238 @@ def test_deal_lists_later_rounds_too() -> None:
 
 
 def test_rules_file_notation_example() -> None:
-    from games.triominos.notation import parse_syntax
+    from games.triominos.notation import parse_move
 
-    move = parse_syntax("453@2,-1")
+    move = parse_move("453@2,-1")
     assert move == Move(PLACE, "453", (2, -1)) and LAID_TO_TILE["453"] == "345"
     assert not points_up((2, -1))  # a down cell: 4 at the bottom, 5 upper left, 3 upper right
-    assert parse_syntax("453 2,-1") == parse_syntax("4-5-3@2,-1") == move
+    assert parse_move("453 2,-1") == parse_move("4-5-3@2,-1") == move
+
+
+# -- forced turns ------------------------------------------------------------------------------
+
+
+def test_forced_draw_and_pass_when_nothing_fits() -> None:
+    board = {(0, 0): "555"}
+    state = position(board, [["001", "012"], ["013"]], ["011", "002", "055", "111"])
+    assert GAME.forced_move(state) == DRAW_MOVE
+    empty = position(board, [["001", "012"], ["013"]], [])
+    assert GAME.forced_move(empty) == PASS_MOVE
+    stuck, _ = play(position(board, [["001"], ["013"]], ["002", "003"]), "draw")
+    assert stuck.stuck and GAME.forced_move(stuck) == PASS_MOVE
+
+
+def test_a_drawn_tile_with_one_place_is_forced_with_several_it_is_a_choice() -> None:
+    board = {(0, 0): "555"}
+    state = position(board, [["001", "012"], ["013"]], ["011", "002", "055", "111"])
+    drawn, _ = play(state, "draw")
+    moves = GAME.legal_moves(drawn)
+    assert drawn.drawn == "055" and len(moves) > 1 and GAME.forced_move(drawn) is None
+    single = position({(0, 0): "555", (1, 0): "552"}, [["001"], ["013"]], ["235", "111"])
+    assert GAME.legal_moves(single) == [DRAW_MOVE]
+    single, _ = play(single, "draw")
+    only = GAME.legal_moves(single)
+    assert len(only) == 1 and GAME.forced_move(single) == only[0]
+
+
+def test_a_placement_from_the_hand_is_a_decision_unless_it_is_the_only_move() -> None:
+    state = position({(0, 0): "555"}, [["155", "255"], ["013"]])
+    assert len(GAME.legal_moves(state)) > 1 and GAME.forced_move(state) is None
+    opening = new([["444", "013"], ["023", "014"]], ["555"])
+    assert GAME.forced_move(opening) == Move(PLACE, "444", (0, 0))  # one triple, one way to lie
+    choice = new([["013"], ["555", "000"]])
+    assert GAME.forced_move(choice) is None  # 5-5-5 or 0-0-0
+    assert GAME.forced_move(no_triples_deal([["013"], ["345"]])) is None  # three rotations
+
+
+def test_a_draw_continues_the_turn() -> None:
+    board = {(0, 0): "555"}
+    state = position(board, [["001", "012"], ["013"]], ["011", "002", "055", "111"])
+    drawn, _ = play(state, "draw")
+    assert GAME.continues_turn(state, drawn)
+    placed, _ = play(drawn, GAME.format_move(drawn, GAME.legal_moves(drawn)[0]))
+    assert not GAME.continues_turn(drawn, placed)
+    # the player who goes out may open the next round: that is a new turn
+    out = position({(0, 0): "555"}, [["155"], ["013"]])
+    after, _ = play(out, "155@0,1")
+    assert not GAME.continues_turn(out, after)
+
+
+# -- the end of the game, in words --------------------------------------------------------------
+
+
+def test_round_winner_at_target_wins_with_fewer_points_and_the_reason_says_so() -> None:
+    base = position({(0, 0): "555"}, [["155"], ["013"], ["024"]], target=200)
+    state = replace(base, scores=(219, 150, 278))
+    after, events = play(state, "155@0,1")
+    assert after.scores == (265, 150, 278)
+    outcome = GAME.outcome(after)
+    assert outcome is not None and outcome.winners == (0,) and outcome.ranks == (1, 3, 2)
+    assert (outcome.reason, outcome.reason_seat) == ("round_winner_over_higher", 0)
+    names = ("Alice", "Bob", "Cara")
+    reason = outcome_phrase(GAME, outcome, names)
+    assert reason.startswith("Alice won the last round at or above the target")
+    assert "even with fewer points" in reason
+    assert said(events, names)[-1] == reason  # the game-end event says the same
+    alone = replace(base, scores=(219, 150, 100))
+    outcome = GAME.outcome(play(alone, "155@0,1")[0])
+    assert outcome is not None and outcome.reason == "round_winner_at_target"
+    assert outcome_phrase(GAME, outcome, names) == "Alice won the last round and reached the target"
+
+
+# -- hidden information --------------------------------------------------------------------------
+
+
+def check_determinized(state: State, viewer: int | None, rng: random.Random) -> State:
+    """A determinized state of ``viewer``'s view, checked against what the view shows."""
+    seen = GAME.view(state, viewer)
+    whole = GAME.determinize(seen, viewer, rng)
+    assert GAME.view(whole, viewer) == seen
+    assert whole.masked == frozenset() and whole.deal is None and whole.seed != 0
+    placed = [LAID_TO_TILE[laid] for _, laid in whole.board]
+    held = [t for hand in whole.hands for t in hand]
+    assert sorted([*placed, *held, *whole.well]) == sorted(TILES)
+    assert [len(h) for h in whole.hands] == [len(h) for h in state.hands]
+    assert len(whole.well) == len(state.well)
+    if state.drawn:
+        assert state.drawn in whole.hands[whole.turn]
+    if state.opening and not state.finished:
+        from games.triominos.rules import find_opening
+
+        assert find_opening(whole.hands, whole.active) == (state.opener, state.opening_tile)
+    if viewer is not None and viewer == GAME.to_act(state):
+        assert GAME.legal_moves(whole) == GAME.legal_moves(state)
+        assert GAME.legal_moves(seen) == GAME.legal_moves(state)  # the hand image lists them
+    return whole
+
+
+@settings(max_examples=15, deadline=None)
+@given(players=st.integers(2, 6), seed=st.integers(0, 10_000), plies=st.integers(0, 80))
+def test_determinized_states_respect_every_public_fact(players: int, seed: int, plies: int) -> None:
+    state = GAME.new(players, Options(target=200), seed=seed)
+    rng = random.Random(seed)
+    for _ in range(plies):
+        if GAME.to_act(state) is None:
+            break
+        moves = GAME.legal_moves(state)
+        state, _ = GAME.apply(state, moves[rng.randrange(len(moves))])
+    for viewer in [None, *range(players)]:
+        whole = check_determinized(state, viewer, random.Random(viewer))
+        if GAME.to_act(whole) is not None:
+            after, _ = GAME.apply(whole, GAME.legal_moves(whole)[0])  # playable
+            assert after is not whole
+
+
+def test_determinized_states_differ_in_hidden_things_only() -> None:
+    state = GAME.new(4, seed=3, deal=[["555"], ["444"]])  # an explicit deal is hidden too
+    seen = GAME.view(state, 2)
+    assert seen.deal is None and seen.seed == 0
+    samples = [GAME.determinize(seen, 2, random.Random(n)) for n in range(8)]
+    assert len({s.hands for s in samples}) == 8 and len({s.well for s in samples}) == 8
+    assert len({s.seed for s in samples}) == 8  # later rounds are dealt from a fresh seed
+    assert all(s.hands[2] == state.hands[2] and s.board == state.board for s in samples)
+    assert GAME.determinize(seen, 2, random.Random(5)) == samples[5]
+
+
+def test_determinize_keeps_the_opening_and_a_pending_drawn_tile() -> None:
+    opening = new([["444", "013"], ["023", "014"], ["111", "012"]], ["555"])
+    for viewer in (None, 1, 2):
+        for n in range(20):
+            whole = check_determinized(opening, viewer, random.Random(n))
+            assert "444" in whole.hands[0]
+            assert "555" not in whole.hands[1] and "555" not in whole.hands[2]
+    board = {(0, 0): "555"}
+    top = ["011", "002", "055"]
+    rest = [t for t in TILES if t not in {"555", "001", "012", "013", *top}]
+    drawn, _ = play(position(board, [["001", "012"], ["013"]], [*top, *rest]), "draw")
+    for n in range(20):
+        whole = check_determinized(drawn, 1, random.Random(n))
+        assert whole.drawn == "055" and "055" in whole.hands[0] and len(whole.hands[0]) == 5
+
+
+# -- explicit deals from strangers --------------------------------------------------------------
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.integers(10**300, 10**400) | st.text(max_size=12)
+    | st.sampled_from(TILES) | st.floats(allow_nan=True),
+    lambda inner: st.lists(inner, max_size=8) | st.dictionaries(st.text(max_size=5), inner, max_size=4),
+    max_leaves=60,
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(deal=JSON | st.lists(st.lists(st.sampled_from(TILES) | JSON, max_size=60), max_size=4))
+def test_any_json_deal_is_a_game_or_an_options_error(deal: object) -> None:
+    try:
+        state = GAME.new(3, deal=deal)
+    except InvalidOptionsError as error:
+        assert str(error) and len(str(error)) < 300
+        return
+    assert deal is None or state.deal is not None
+    assert sorted([*state.well, *(t for hand in state.hands for t in hand)]) == sorted(TILES)
+
+
+def test_deal_limits() -> None:
+    with pytest.raises(InvalidOptionsError, match="only 56"):
+        GAME.new(2, deal=[[*TILES, "000"]])
+    with pytest.raises(InvalidOptionsError, match="at most"):
+        GAME.new(2, deal=[["555"]] * 1001)
+    with pytest.raises(InvalidOptionsError, match="not a number"):
+        GAME.new(2, deal=[[10**5000]])
+    with pytest.raises(InvalidOptionsError, match="not a tile"):
+        GAME.new(2, deal=[["5" * 10_000]])
+    assert GAME.new(2, deal=[["5 - 5 - 5"]]).hands[0][-1] == "555"
+
+
+# -- notation ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text", ["4341,0", "434@1", "434@1,0,", "434@1,0)x", "4 3@1,0", "434@٣,0", "434@--1,0", "4--3-4@1,0"]
+)
+def test_malformed_placements_are_syntax_errors(text: str) -> None:
+    from games.triominos.notation import parse_move
+
+    with pytest.raises(InvalidMoveError, match="is not a Tri-Ominos move"):
+        parse_move(text)
+
+
+def test_errors_quote_the_input_shortened() -> None:
+    state = GAME.new(2, seed=1)
+    with pytest.raises(InvalidMoveError) as caught:
+        GAME.parse_move(state, "1" * 30 + "@" + "2" * 30)
+    assert "…`" in str(caught.value) and len(str(caught.value)) < 250
+    with pytest.raises(IllegalMoveError, match=r"^`012@4,4`: the round opens at 0,0"):
+        GAME.parse_move(state, " 0-1-2 @ (4, 4) ")
+
+
+def test_options_are_offered_with_labels_and_help() -> None:
+    specs = {spec.name: spec for spec in Options.specs()}
+    assert specs["target"].choices == (200, 300, 400, 500) and specs["target"].default == 400
+    assert specs["max_draws"].choices == ("unlimited", "3") and specs["max_draws"].default == "unlimited"
+    for spec in specs.values():
+        assert spec.help and set(spec.labels) == set(spec.choices)
+    assert specs["target"].label(400).endswith("(default)")
+
+
+# -- whole games -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_scores_are_the_sum_of_the_events_and_the_end_says_why(seed: int) -> None:
+    state = GAME.new(3, Options(target=200, max_draws="3"), seed=seed)
+    chooser = random.Random(seed)
+    totals = [0, 0, 0]
+    last: tuple[Event, ...] = ()
+    while GAME.to_act(state) is not None:
+        moves = GAME.legal_moves(state)
+        state, last = GAME.apply(state, moves[chooser.randrange(len(moves))])
+        for event in last:
+            if event.seat is not None:
+                totals[event.seat] += event.points
+            assert "seat" not in " ".join(said(last, NAMES[:3])).lower()
+    assert tuple(totals) == state.scores
+    outcome = GAME.outcome(state)
+    assert outcome is not None and last[-1].kind == EventKind.GAME_END
+    assert last[-1].reason == outcome.reason and outcome.reason_seat in (*outcome.winners, None)
+    assert any(e.kind == EventKind.ROUND_END for e in last)

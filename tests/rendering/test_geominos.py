@@ -6,13 +6,14 @@ import pytest
 
 from games.ai import greedy_states
 from games.geominos import GAME, Options, State
+from games.geominos.board import is_light
 from games.geominos.state import Placed
-from rendering.common import BOARD_WIDTH
+from rendering.common import WIDTH
 from rendering.geominos import (
     LABEL,
     LAST_FILL,
-    MIN_SPAN,
     PIP_SPOTS,
+    SPANS,
     Window,
     pip_centers,
     render_board,
@@ -38,31 +39,32 @@ def finished_game() -> list[State]:
 
 
 def test_square_to_pixel() -> None:
-    window = Window(top=4, left=2, rows=11, cols=13, cell=30)
-    assert window.box(4, 2) == (LABEL, LABEL, LABEL + 30, LABEL + 30)
-    assert window.box(5, 4) == (LABEL + 60, LABEL + 30, LABEL + 90, LABEL + 60)
-    assert window.size == (13 * 30 + 2 * LABEL, 11 * 30 + 2 * LABEL)
-    assert window.shows(14, 14) and not window.shows(15, 14) and not window.shows(4, 1)
+    window = Window(top=4, left=2, span=11, cell=30)
+    x0, y0 = window.origin
+    assert (x0, y0) == ((WIDTH - 330) // 2, LABEL)
+    assert window.box(4, 2) == (x0, y0, x0 + 30, y0 + 30)
+    assert window.box(5, 4) == (x0 + 60, y0 + 30, x0 + 90, y0 + 60)
+    assert window.size == (WIDTH, 11 * 30 + 2 * LABEL)
+    assert window.shows(14, 12) and not window.shows(15, 12) and not window.shows(4, 1)
 
 
-def test_window_of_the_start_is_the_minimum_around_the_center() -> None:
+def test_window_of_the_start_is_the_smallest_around_the_center() -> None:
     state = GAME.new(2, seed=1)
     window = window_for(state.board)
-    assert window.rows == window.cols == MIN_SPAN
+    assert window.rows == window.cols == SPANS[0]
     assert window.shows(10, 10)
-    assert window.size[0] <= BOARD_WIDTH
-    assert window.cell == 40
+    assert window.size[0] == WIDTH
+    assert window.cell == (WIDTH - 2 * LABEL) // SPANS[0]
 
 
-def test_window_grows_with_the_board_and_stays_on_it() -> None:
+def test_window_grows_in_steps_and_stays_on_the_board() -> None:
+    middle = window_for([Placed("Chair", "A", 0, 9, 9, None), Placed("Hammer", "A", 0, 6, 6, 0)])
+    assert middle.span == 15  # rows and columns 6-12 plus 3 on each side: 13 squares
+    assert middle.shows(3, 3) and middle.shows(15, 15)
     far = Placed("Hammer", "A", 0, 0, 0, 0)
     window = window_for([far, Placed("Chair", "A", 0, 9, 9, None)])
-    assert (window.top, window.left) == (0, 0)
-    assert window.rows == 16 and window.cols == 15  # rows 0-12 and columns 0-11, plus 3
-    assert window.size[0] <= BOARD_WIDTH
-    full = window_for([far, Placed("Hammer", "A", 0, 18, 18, 1)])
-    assert (full.rows, full.cols) == (21, 21)
-    assert full.size[0] <= BOARD_WIDTH
+    assert (window.top, window.left, window.span) == (0, 0, 21)  # the whole board
+    assert window.size[0] == WIDTH
 
 
 def test_domino_dots() -> None:
@@ -76,10 +78,27 @@ def test_domino_dots() -> None:
 # -- images -----------------------------------------------------------------------------------
 
 
-def test_board_image_of_a_late_game_reads_on_a_phone(finished_game: list[State]) -> None:
+def test_late_game_board_shows_all_21_rows(finished_game: list[State]) -> None:
+    window = window_for(finished_game[-1].board)
+    assert (window.top, window.left, window.span) == (0, 0, 21)
     image = render_board(GAME.view(finished_game[-1], None), PLAYERS[:2])
-    assert 400 <= image.width <= BOARD_WIDTH
-    assert image.height < 700
+    assert image.width == WIDTH and 1000 <= image.height < 1400
+
+
+def test_center_tile_outline_shows_on_dark_squares() -> None:
+    state = GAME.new(2, seed=1)
+    window = window_for(state.board)
+    image = render_board(GAME.view(state, None), PLAYERS[:2]).convert("RGB")
+    center = state.board[0]
+    for row, col, _ in center.squares():
+        if not is_light(row, col):
+            x0, y0, x1, y1 = window.box(row, col)
+            edge = [image.getpixel((x, y0 + 1)) for x in range(x0 + 2, x1 - 2)]
+            edge += [image.getpixel((x0 + 1, y)) for y in range(y0 + 2, y1 - 2)]
+            assert any(sum(pixel) < 150 for pixel in edge)  # type: ignore[arg-type]
+            break
+    else:
+        pytest.skip("the center tile lies on light squares only")
 
 
 def test_last_placement_is_highlighted(finished_game: list[State]) -> None:
@@ -103,9 +122,9 @@ def test_last_placement_is_highlighted(finished_game: list[State]) -> None:
 def test_hand_shows_both_sides_of_every_tile() -> None:
     state = GAME.new(2, Options(mode="all"), seed=2)
     image = render_hand(GAME.view(state, 0), 0, PLAYERS[:2])
-    assert image.width <= 600
+    assert image.width == WIDTH
     assert len(state.hands[0]) == 10
-    assert image.height > 5 * 60
+    assert image.height > 5 * 150
 
 
 def test_golden_board_at_the_end(finished_game: list[State]) -> None:

@@ -10,8 +10,8 @@ from games.ai import greedy_states
 from games.geronimos import GAME, State
 from games.geronimos.hexgrid import DIRECTIONS, neighbours
 from games.geronimos.rules import frontier
-from rendering.common import BOARD_WIDTH, THEME
-from rendering.geronimos import Layout, fits_note, layout_for, render_board, render_hand
+from rendering.common import THEME, WIDTH
+from rendering.geronimos import MAX_HEX, Layout, fits_note, layout_for, render_board, render_hand
 from tests.support.golden import check_golden
 
 PLAYERS = ["alice", "bob"]
@@ -57,9 +57,15 @@ def test_layout_fits_the_width() -> None:
     layout, height = layout_for(cells)
     for cell in cells:
         for x, y in layout.corners(cell):
-            assert -0.5 <= x <= BOARD_WIDTH + 0.5 and -0.5 <= y <= height + 0.5
+            assert -0.5 <= x <= WIDTH + 0.5 and -0.5 <= y <= height + 0.5
     small, _ = layout_for([(0, 0)])
-    assert small.size == 46.0
+    assert small.size == MAX_HEX
+
+
+def test_table_grows_in_whole_steps() -> None:
+    one, height = layout_for([(0, 0), (1, 0)])
+    two, same = layout_for([(0, 0), (1, 0), (0, 1)])
+    assert (one.size, height) == (two.size, same)  # two rows and two columns either way
 
 
 # -- images -----------------------------------------------------------------------------------
@@ -68,7 +74,7 @@ def test_layout_fits_the_width() -> None:
 def test_board_image_of_a_late_game(finished_game: list[State]) -> None:
     late = finished_game[-2]
     image = render_board(GAME.view(late, None), PLAYERS)
-    assert image.mode == "RGB" and image.width == BOARD_WIDTH and 300 < image.height < 800
+    assert image.mode == "RGB" and image.width == WIDTH and 600 < image.height < 1500
 
 
 def test_last_placement_is_highlighted(finished_game: list[State]) -> None:
@@ -78,7 +84,7 @@ def test_last_placement_is_highlighted(finished_game: list[State]) -> None:
     layout, _ = layout_for(cells)
     image = render_board(GAME.view(state, None), PLAYERS)
     strip_height = image.height - layout_for(cells)[1]
-    x, y = layout.side_point(state.last, 1, 0.9)  # inside the outline
+    x, y = layout.side_point(state.last, 1, 0.95)  # inside the outline
     pixel = image.getpixel((round(x), round(y + strip_height)))
     assert isinstance(pixel, tuple)
     assert sum(abs(a - b) for a, b in zip(pixel, THEME.highlight, strict=False)) < 60
@@ -88,9 +94,9 @@ def test_hand_images() -> None:
     states = greedy_game(7, plies=12)
     numbered = next(s for s in reversed(states) if s.drawn not in ("", "L"))
     image = render_hand(GAME.view(numbered, numbered.turn), numbered.turn, PLAYERS)
-    assert image.width == BOARD_WIDTH and image.height > 200
+    assert image.width == WIDTH and image.height > 400
     idle = render_hand(GAME.view(numbered, 1 - numbered.turn), 1 - numbered.turn, PLAYERS)
-    assert idle.height < 60
+    assert idle.height < 100
     assert fits_note([]) == "fits nowhere" and fits_note(["1,2", "0,0^"]) == "at 1,2 · 0,0^"
     assert fits_note(["a", "b", "c", "d"]) == "fits 4 places"
 

@@ -6,10 +6,14 @@ import pytest
 
 from games.ai import GreedyPlayer
 from games.puzzominos import GAME
-from games.puzzominos.game import PuzzState
-from rendering.common import BOARD_WIDTH
+from games.puzzominos.state import State as PuzzState
+from rendering.common import BOLD, CONDENSED, TEXT, WIDTH, px, text_width
 from rendering.puzzominos import (
     HAND_CELL,
+    LABEL_LEFT,
+    MAX_CELL,
+    MIN_SPAN,
+    PAD,
     SEAT_COLOURS,
     Layout,
     board_image,
@@ -37,35 +41,39 @@ def state() -> PuzzState:
 
 
 def test_layout_cell_to_pixel() -> None:
-    layout = Layout(min_x=-3, min_y=-2, cols=10, rows=8, cell=20)
-    assert layout.left == 30 + (540 - 30 - 6 - 200) // 2
-    assert layout.cell_box((-3, -2)) == (layout.left, 22, layout.left + 20, 42)
-    assert layout.cell_box((0, 0)) == (layout.left + 60, 62, layout.left + 80, 82)
-    assert layout.cell_center((1, 1)) == (layout.left + 90, 92)
-    assert layout.height == 22 + 160 + 6
+    layout = Layout(min_x=-3, min_y=-2, cols=10, rows=8, cell=40)
+    left, top = layout.left, layout.top
+    assert left == LABEL_LEFT + (WIDTH - LABEL_LEFT - PAD - 400) // 2
+    assert layout.cell_box((-3, -2)) == (left, top, left + 40, top + 40)
+    assert layout.cell_box((0, 0)) == (left + 120, top + 80, left + 160, top + 120)
+    assert layout.cell_center((1, 1)) == (left + 180, top + 140)
+    assert layout.height == top + 320 + PAD
     assert layout.label_step() == 1
 
 
-def test_layout_fits_the_played_area_with_a_margin() -> None:
+def test_layout_fits_the_played_area_with_a_margin_in_whole_steps() -> None:
     layout = layout_for([(0, 0), (20, 3), (-5, 12)])
     assert (layout.min_x, layout.min_y) == (-6, -1)
-    assert layout.cols == 28 and layout.rows == 15
-    assert layout.left + layout.cols * layout.cell <= BOARD_WIDTH
+    assert layout.cols == 28 and layout.rows == 16  # 28 and 15, widened to whole steps
+    assert layout.left + layout.cols * layout.cell <= WIDTH
+    assert layout_for([(0, 0), (20, 3), (-5, 13)]) == layout  # one row more: the same size
     small = layout_for([])
-    assert small.cols == small.rows == 9 and small.cell == 36
+    assert small.cols == small.rows == MIN_SPAN and small.cell == MAX_CELL
 
 
-def test_tall_layout_limits_height() -> None:
+def test_tall_layout_limits_height_and_labels_fewer_coordinates() -> None:
     layout = layout_for([(0, 0), (0, 60)])
-    assert layout.height <= 660
-    assert layout.label_step() == 5
+    assert layout.height <= 1160
+    step = layout.label_step()
+    bottom = str(layout.min_y + layout.rows - 1)
+    assert step > 1 and step * layout.cell >= text_width(bottom, TEXT.small, BOLD, CONDENSED)
 
 
 def test_board_and_hand_sizes(state: PuzzState) -> None:
     board = render_board(state, PLAYERS)
-    assert board.mode == "RGB" and board.width == BOARD_WIDTH and 300 < board.height < 800
+    assert board.mode == "RGB" and board.width == WIDTH and 600 < board.height < 1400
     hand = render_hand(state, 1, PLAYERS)
-    assert hand.mode == "RGB" and hand.width == BOARD_WIDTH
+    assert hand.mode == "RGB" and hand.width == WIDTH
     assert render_hand(GAME.new(2), 0, PLAYERS).height > render_hand(state, 0, PLAYERS).height
 
 
@@ -83,16 +91,16 @@ def test_last_turn_is_highlighted(state: PuzzState) -> None:
             return (pixel[0], pixel[1], pixel[2])
         raise AssertionError
 
-    assert inner_pixel(older.cells) == SEAT_COLOURS[older.seat]
+    assert inner_pixel(older.cells) == SEAT_COLOURS[older.colour]
     highlighted = inner_pixel(last.cells)
-    assert highlighted != SEAT_COLOURS[last.seat]
-    assert sum(highlighted) > sum(SEAT_COLOURS[last.seat])  # tinted lighter
+    assert highlighted != SEAT_COLOURS[last.colour]
+    assert sum(highlighted) > sum(SEAT_COLOURS[last.colour])  # tinted lighter
 
 
 def test_hand_shows_pieces_in_r0(state: PuzzState) -> None:
     image = render_hand(GAME.new(2), 0, PLAYERS)
     x0, y0, x1, _ = hand_slot(1)  # I: five squares in a row, centred
-    middle = ((x0 + x1) // 2, y0 + 6 + 2 * HAND_CELL + HAND_CELL // 2)
+    middle = ((x0 + x1) // 2, y0 + px(3) + 2 * HAND_CELL + HAND_CELL // 2)
     assert image.getpixel(middle) == SEAT_COLOURS[0]
 
 
@@ -102,3 +110,13 @@ def test_golden_board(state: PuzzState) -> None:
 
 def test_golden_hand(state: PuzzState) -> None:
     check_golden(render_hand(state, 0, PLAYERS), "puzzominos-hand")
+
+
+def test_colours_follow_the_coin_flip() -> None:
+    """When the coin flip makes the second seat Red, its pieces and hand are drawn in red."""
+    state = GAME.new(2, deal=[1])
+    state, _ = GAME.apply(state, GAME.parse_move(state, "Ir0@0,0"))
+    assert state.placements[0].seat == 1 and SEAT_COLOURS[state.placements[0].colour] == SEAT_COLOURS[0]
+    image = render_hand(state, 0, PLAYERS)
+    x0, y0, x1, _ = hand_slot(0)  # F: its middle square
+    assert image.getpixel(((x0 + x1) // 2, y0 + 6 + 2 * HAND_CELL + HAND_CELL // 2)) == SEAT_COLOURS[1]

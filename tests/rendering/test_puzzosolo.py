@@ -5,8 +5,11 @@ from __future__ import annotations
 import pytest
 from PIL import Image
 
-from games.puzzominos.solo import GAME, GIVE_UP, SoloState, cells_of, position
-from rendering.common import BOARD_WIDTH, THEME
+from games.puzzosolo import GAME
+from games.puzzosolo.game import position
+from games.puzzosolo.state import GIVE_UP
+from games.puzzosolo.state import State as SoloState
+from rendering.common import THEME, WIDTH
 from rendering.puzzosolo import (
     HOLE,
     PIECE_COLOURS,
@@ -39,9 +42,9 @@ def pixel(image: Image.Image, layout: Layout, cell: tuple[int, int]) -> tuple[in
 
 def test_layout_fits_phone_width_and_height() -> None:
     wide = layout_for(10, 12)
-    assert wide.left >= 30 and wide.left + 10 * wide.cell <= BOARD_WIDTH
+    assert wide.left >= 30 and wide.left + 10 * wide.cell <= WIDTH
     tall = layout_for(3, 20)
-    assert tall.height <= 640 + 8
+    assert tall.height <= 1150 + 10
     assert tall.cell_box((0, 0)) == (tall.left, tall.top, tall.left + tall.cell, tall.top + tall.cell)
 
 
@@ -74,7 +77,7 @@ def test_give_up_shows_the_rest_pale(state: SoloState) -> None:
     layout = layout_for(6, 10)
     image = board_image(gave_up, layout)
     ghost = gave_up.solution[-1]
-    shade = pixel(image, layout, cells_of(ghost)[0])
+    shade = pixel(image, layout, ghost.cells[0])
     colour = PIECE_COLOURS[ghost.piece]
     assert shade != colour and sum(shade) > sum(colour)
 
@@ -82,7 +85,7 @@ def test_give_up_shows_the_rest_pale(state: SoloState) -> None:
 def test_hand_lists_two_copies_once(state: SoloState) -> None:
     two_sets = position("10x12", ["Ir0@A1"])
     image = render_hand(two_sets, 0, PLAYERS)
-    assert image.width == BOARD_WIDTH and image.height > 3 * 100
+    assert image.width == WIDTH and image.height > 3 * 150
 
 
 def test_golden_board(state: SoloState) -> None:

@@ -8,10 +8,11 @@ from dataclasses import replace
 import pytest
 
 from games.ai import greedy_states
-from games.tileup import GAME, TileUpState
+from games.tileup import GAME
 from games.tileup.data import SIZE, SQUARES, parse_square
-from games.tileup.rules import _set_hand
-from rendering.common import BOARD_WIDTH, THEME
+from games.tileup.rules import set_hand as _set_hand
+from games.tileup.state import State as TileUpState
+from rendering.common import THEME, WIDTH
 from rendering.tileup import (
     GEOMETRY,
     SCORED_OUTLINE,
@@ -69,8 +70,10 @@ def near(pixel: object, colour: tuple[int, int, int], tolerance: int = 40) -> bo
 
 
 def test_squares_to_pixels_and_back() -> None:
-    assert GEOMETRY.width == BOARD_WIDTH
-    assert GEOMETRY.cell_box(0) == (GEOMETRY.left, GEOMETRY.top, GEOMETRY.left + 45, GEOMETRY.top + 45)
+    assert GEOMETRY.width == WIDTH
+    last = GEOMETRY.cell - 1
+    assert GEOMETRY.cell_box(0) == (GEOMETRY.left, GEOMETRY.top, GEOMETRY.left + last, GEOMETRY.top + last)
+    assert GEOMETRY.left + SIZE * GEOMETRY.cell <= WIDTH
     x0, y0, _, _ = GEOMETRY.cell_box(sq("K11"))
     assert (x0, y0) == (GEOMETRY.left + 10 * GEOMETRY.cell, GEOMETRY.top + 10 * GEOMETRY.cell)
     for square in range(SQUARES):
@@ -93,13 +96,13 @@ def test_stack_boxes_show_up_to_three_tiles_below_the_top() -> None:
 def test_hand_layout_fits_and_never_overlaps() -> None:
     layout = HandLayout(tiles=16, cards=5)
     boxes = [layout.tile_box(index) for index in range(16)]
-    assert all(x0 >= 0 and x1 <= BOARD_WIDTH for x0, _, x1, _ in boxes)
+    assert all(x0 >= 0 and x1 <= WIDTH for x0, _, x1, _ in boxes)
     for first, second in itertools.pairwise(boxes):
         assert first[2] < second[0] or first[3] < second[1]
     assert layout.cards_top > max(box[3] for box in boxes)
     width, height = card_size()
     origins = [layout.card_origin(index) for index in range(5)]
-    assert all(x + width <= BOARD_WIDTH and y + height < layout.height for x, y in origins)
+    assert all(x + width <= WIDTH and y + height < layout.height for x, y in origins)
     assert HandLayout(tiles=3, cards=1).height < layout.height
 
 
@@ -116,19 +119,19 @@ def test_last_squares_are_the_placements_and_the_scored_region() -> None:
 def test_board_shows_the_last_move_stacks_and_counts() -> None:
     state = stacked()
     image = render_board(GAME.view(state, None), PLAYERS)
-    assert image.mode == "RGB" and image.width == BOARD_WIDTH and 700 < image.height < 800
+    assert image.mode == "RGB" and image.width == WIDTH and 1300 < image.height < 1600
     x0, y0, x1, _ = GEOMETRY.cell_box(sq("D5"))
     assert near(image.getpixel(((x0 + x1) // 2, y0 + 1)), THEME.highlight)  # the placement outline
     x0, y0, _, _ = GEOMETRY.cell_box(sq("C3"))
     assert near(image.getpixel((x0 + 2, y0 + 10)), SCORED_OUTLINE)  # the scored region outline
     _, _, x1, y1 = GEOMETRY.cell_box(sq("D4"))
-    assert near(image.getpixel((x1 - 6, y1 - 5)), THEME.ink, 60)  # the height tag of a 5-tile stack
+    assert near(image.getpixel((x1 - 8, y1 - 6)), THEME.ink, 60)  # the height tag of a 5-tile stack
 
 
 def test_board_image_of_a_late_game(finished_game: list[TileUpState]) -> None:
     late = finished_game[-2]
     image = render_board(GAME.view(late, None), PLAYERS)
-    assert image.width == BOARD_WIDTH and image.height < 800
+    assert image.width == WIDTH and image.height < 1600
 
 
 def screen() -> TileUpState:
@@ -139,9 +142,9 @@ def screen() -> TileUpState:
 
 def test_hand_images() -> None:
     own = render_hand(GAME.view(screen(), 0), 0, PLAYERS)
-    assert own.width == BOARD_WIDTH and own.height == HandLayout(9, 4).height
+    assert own.width == WIDTH and own.height == HandLayout(9, 4).height
     hidden = render_hand(GAME.view(screen(), 1), 0, PLAYERS)
-    assert hidden.height < 80
+    assert hidden.height < 120
     empty = _set_hand(screen(), 0, tiles=(), cards=())
     assert render_hand(GAME.view(empty, 0), 0, PLAYERS).height == HandLayout(0, 0).height
 

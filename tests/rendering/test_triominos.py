@@ -9,10 +9,11 @@ import pytest
 from games.ai import GreedyPlayer
 from games.triominos import GAME, State
 from games.triominos.grid import corners, neighbours, points_up
-from rendering.common import BOARD_WIDTH, THEME
+from rendering.common import THEME, WIDTH
 from rendering.triominos import (
     LABEL_LEFT,
     LABEL_TOP,
+    MAX_SIDE,
     Frame,
     Layout,
     frame_for,
@@ -87,19 +88,25 @@ def test_numbers_sit_inside_their_corner() -> None:
             assert nearest == index and math.dist(point, corner) > 12
 
 
-def test_frame_and_layout_fit_the_width() -> None:
+def test_frame_grows_in_whole_steps() -> None:
     cells = [(x, y) for x in range(-12, 13) for y in range(-5, 6)]
     frame = frame_for(cells)
-    assert frame == Frame(-13, 13, -5, 5)
+    assert frame == Frame(-12, 13, -5, 6)  # 25 columns and 11 rows, widened to 26 and 12
+    assert frame_for([(0, 0), (1, 0)]) == frame_for([(0, 0)]) == Frame(-3, 4, -1, 2)  # the smallest
+
+
+def test_frame_and_layout_fit_the_width() -> None:
+    frame = frame_for([(x, y) for x in range(-12, 13) for y in range(-5, 6)])
     layout, height = layout_for(frame)
+    assert layout.side % 2 == 0
     for y in frame.rows:
         for x in frame.columns:
             for px, py in layout.triangle((x, y)):
-                assert LABEL_LEFT - 0.5 <= px <= BOARD_WIDTH + 0.5
+                assert LABEL_LEFT - 0.5 <= px <= WIDTH + 0.5
                 assert LABEL_TOP - 0.5 <= py <= height + 0.5
     small, _ = layout_for(frame_for([(0, 0)]))
-    assert small.side == 64.0
-    assert label_step(64.0) == 1 and label_step(24.0) == 2
+    assert small.side == MAX_SIDE
+    assert label_step(MAX_SIDE, frame) == 1 and label_step(60.0, frame) == 2
 
 
 # -- images -----------------------------------------------------------------------------------
@@ -109,13 +116,13 @@ def test_board_image_of_a_late_round(first_round: list[State]) -> None:
     late = first_round[-1]
     assert len(late.board) > 10
     image = render_board(GAME.view(late, None), PLAYERS)
-    assert image.mode == "RGB" and image.width == BOARD_WIDTH and 300 < image.height < 800
+    assert image.mode == "RGB" and image.width == WIDTH and 600 < image.height < 1400
 
 
 def test_last_tile_is_highlighted(first_round: list[State]) -> None:
     state = next(s for s in reversed(first_round) if s.last is not None)
     image = render_board(GAME.view(state, None), PLAYERS)
-    frame = frame_for([*state.cells, *state.frontier, (0, 0)])
+    frame = frame_for([*state.cells, *state.frontier])
     layout, height = layout_for(frame)
     strip_height = image.height - height
     xs = [p[0] for p in layout.triangle(state.last)]  # type: ignore[arg-type]
@@ -130,7 +137,7 @@ def test_last_tile_is_highlighted(first_round: list[State]) -> None:
         for x in range(math.floor(min(xs)), math.ceil(max(xs)))
         for y in range(math.floor(min(ys)), math.ceil(max(ys)))
     )
-    assert inside > 100
+    assert inside > 400
     elsewhere = sum(
         near(image.getpixel((x, y))) for x in range(0, image.width, 3) for y in range(0, image.height, 3)
     )
@@ -140,7 +147,7 @@ def test_last_tile_is_highlighted(first_round: list[State]) -> None:
 def test_empty_board_at_a_round_start_shows_the_origin() -> None:
     state = GAME.new(2, seed=3)
     image = render_board(GAME.view(state, None), PLAYERS[:2])
-    assert image.width == BOARD_WIDTH and image.height > 100
+    assert image.width == WIDTH and image.height > 100
 
 
 def test_hand_images(first_round: list[State]) -> None:
@@ -148,12 +155,12 @@ def test_hand_images(first_round: list[State]) -> None:
     seat = GAME.to_act(state)
     assert seat is not None
     image = render_hand(GAME.view(state, seat), seat, PLAYERS)
-    assert image.width == BOARD_WIDTH and image.height > 100
+    assert image.width == WIDTH and image.height > 200
     other = (seat + 1) % 3
     idle = render_hand(GAME.view(state, other), other, PLAYERS)
-    assert idle.height > 100  # the waiting player sees their tiles too
+    assert idle.height > 200  # the waiting player sees their tiles too
     hidden = render_hand(GAME.view(state, None), seat, PLAYERS)
-    assert hidden.height < 60  # nothing to show of a hidden hand
+    assert hidden.height < 100  # nothing to show of a hidden hand
 
 
 def test_golden_board(first_round: list[State]) -> None:

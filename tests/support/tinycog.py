@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from bot.client import TilehostBot
 
 registry.register(tinygame.GAME)
-renderers.register("tiny", tinyrender)  # type: ignore[arg-type]
+renderers.register(tinyrender.RENDERER)
 
 
 class TinyCog(GameCog, group_name="tiny", group_description="Tiny Tiles (a test game)"):

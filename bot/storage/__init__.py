@@ -1,0 +1,42 @@
+"""Storage: every query of Tilehost, on SQLite (the default) or PostgreSQL.
+
+- :mod:`bot.storage.rows`: the dataclasses queries take and return, and the errors;
+- :mod:`bot.storage.engines`: the two engines (connections, transactions, migrations);
+- :mod:`bot.storage.store`: :class:`Storage`, the queries, written once for both engines.
+"""
+
+from bot.storage.rows import (
+    ActiveGameExists,
+    Clock,
+    Finish,
+    GameRow,
+    HistoryRow,
+    LeaderRow,
+    MoveRow,
+    ResultRow,
+    SeatRow,
+    SolvedTarget,
+    SolverRow,
+    StaleMove,
+    Stats,
+    StorageError,
+)
+from bot.storage.store import Storage
+
+__all__ = [
+    "ActiveGameExists",
+    "Clock",
+    "Finish",
+    "GameRow",
+    "HistoryRow",
+    "LeaderRow",
+    "MoveRow",
+    "ResultRow",
+    "SeatRow",
+    "SolvedTarget",
+    "SolverRow",
+    "StaleMove",
+    "Stats",
+    "Storage",
+    "StorageError",
+]

@@ -1,0 +1,541 @@
+"""Every query of Tilehost, on SQLite or PostgreSQL (see :mod:`bot.storage.engines`).
+
+Every method takes and returns plain values and dataclasses, never discord objects. A write is
+one transaction: a move, its snapshot, its clock and (when it ends the game) the results and
+ratings are one commit, and the stale-move check is a conditional ``UPDATE`` in the database,
+so it holds between processes as well as between coroutines.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from bot.ratings import GLOBAL_SCOPE, Rating, RatingUpdate, initial
+from bot.shards import Shards
+from bot.storage.engines import Database, Executor, connect
+from bot.storage.rows import (
+    ActiveGameExists,
+    Clock,
+    Finish,
+    GameRow,
+    HistoryRow,
+    LeaderRow,
+    MoveRow,
+    SeatRow,
+    SolvedTarget,
+    SolverRow,
+    StaleMove,
+    Stats,
+    UniqueViolation,
+)
+
+COUNTED_WIN = "CASE WHEN r.won = 1 AND r.helped = 0 THEN 1 ELSE 0 END"
+"""1 for a win that standings count (a win with help is counted apart)."""
+HELPED_WIN = "CASE WHEN r.won = 1 AND r.helped = 1 THEN 1 ELSE 0 END"
+"""1 for a win with help."""
+FASTEST = "MIN(CASE WHEN r.won = 1 AND r.helped = 0 THEN g.finished_at - g.started_at END)"
+"""The quickest counted win of ``results r`` joined with its ``games g``, in seconds."""
+
+
+def _flag(value: bool) -> int:
+    return 1 if value else 0
+
+
+class Storage:
+    """The database. Open with :meth:`open`; close with :meth:`close`."""
+
+    def __init__(self, database: Database) -> None:
+        self.database = database
+        self.closed = False
+
+    # -- lifecycle -----------------------------------------------------------------------
+
+    @classmethod
+    async def open(cls, database: str | Path, *, migrate: bool = True, pool_size: int = 10) -> Storage:
+        """Open the database the setting names (a SQLite file path, created if needed, or a
+        ``postgresql://`` URL) and apply the migrations not applied yet."""
+        storage = cls(await connect(database, pool_size=pool_size))
+        if migrate:
+            await storage.migrate()
+        return storage
+
+    @property
+    def dialect(self) -> str:
+        """``sqlite`` or ``postgresql``."""
+        return self.database.dialect
+
+    async def close(self) -> None:
+        """Close the connection (waits for a running statement); closing twice is harmless."""
+        if not self.closed:
+            self.closed = True
+            await self.database.close()
+
+    async def migrate(self) -> list[str]:
+        """Apply the migrations not applied yet, each in its own transaction."""
+        return await self.database.migrate()
+
+    # -- games and seats -----------------------------------------------------------------
+
+    async def create_game(
+        self,
+        *,
+        game: str,
+        guild_id: int | None,
+        channel_id: int,
+        host: SeatRow,
+        options: dict[str, Any],
+        seed: int,
+        deal: Any,
+        turn_seconds: int,
+        now: float,
+        table_key: int = 0,
+        variant: str | None = None,
+    ) -> int:
+        """Store a new lobby with its host in seat 0; raises :class:`ActiveGameExists`.
+
+        A channel holds one active game per kind and ``table_key`` (0, except for games where
+        every player has a table of their own, which pass the host's id). ``variant`` is what
+        standings group the game's results by besides the game (``Game.variant``)."""
+        try:
+            async with self.database.transaction() as tx:
+                game_id = await tx.fetchval(
+                    "INSERT INTO games (game, guild_id, channel_id, host_id, status, options, seed, deal, "
+                    "turn_seconds, created_at, updated_at, table_key, variant) "
+                    "VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                    (
+                        game,
+                        guild_id,
+                        channel_id,
+                        host.user_id,
+                        json.dumps(options, sort_keys=True),
+                        seed,
+                        json.dumps(deal) if deal is not None else None,
+                        turn_seconds,
+                        now,
+                        now,
+                        table_key,
+                        variant,
+                    ),
+                )
+                await self._insert_seat(tx, game_id, host)
+        except UniqueViolation as error:
+            raise ActiveGameExists(str(error)) from error
+        return int(game_id)
+
+    @staticmethod
+    async def _insert_seat(tx: Executor, game_id: int, seat: SeatRow) -> None:
+        await tx.execute(
+            "INSERT INTO seats (game_id, seat, user_id, name, ai_level) VALUES (?, ?, ?, ?, ?)",
+            (game_id, seat.seat, seat.user_id, seat.name, seat.ai_level),
+        )
+
+    async def add_seat(self, game_id: int, seat: SeatRow) -> None:
+        """Add a seat to a lobby; raises :class:`StaleMove` when that seat (or that person) is
+        taken already (another process filled it first)."""
+        try:
+            async with self.database.transaction() as tx:
+                await self._insert_seat(tx, game_id, seat)
+        except UniqueViolation as error:
+            raise StaleMove(f"seat {seat.seat} of game {game_id} is taken") from error
+
+    async def replace_seats(self, game_id: int, seats: Sequence[SeatRow]) -> None:
+        """Replace every seat of a lobby (after someone leaves, seats are renumbered)."""
+        async with self.database.transaction() as tx:
+            await tx.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
+            for seat in seats:
+                await self._insert_seat(tx, game_id, seat)
+
+    async def start_game(
+        self, game_id: int, seats: Sequence[SeatRow], snapshot: dict[str, Any], clock: Clock, now: float
+    ) -> None:
+        """Move a lobby to ``playing`` with its final seat order."""
+        async with self.database.transaction() as tx:
+            changed = await tx.execute(
+                "UPDATE games SET status = 'playing', snapshot = ?, deadline = ?, reminder_at = ?, "
+                "updated_at = ?, started_at = ? WHERE id = ? AND status = 'lobby'",
+                (json.dumps(snapshot), clock.deadline, clock.reminder_at, now, now, game_id),
+            )
+            if changed != 1:
+                raise StaleMove("the game is no longer in its lobby")
+            await tx.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
+            for seat in seats:
+                await self._insert_seat(tx, game_id, seat)
+
+    async def game(self, game_id: int) -> GameRow | None:
+        """The game with that id."""
+        row = await self.database.fetchrow(f"SELECT {GameRow.COLUMNS} FROM games WHERE id = ?", (game_id,))
+        return GameRow.from_row(row) if row else None
+
+    async def active_games(self, shards: Shards | None = None) -> list[GameRow]:
+        """Every lobby and running game (of the servers on ``shards``, or all)."""
+        sql = f"SELECT {GameRow.COLUMNS} FROM games WHERE status IN ('lobby', 'playing')"
+        params: list[Any] = []
+        if shards is not None:
+            ids = sorted(shards.ids)
+            sql += f" AND ((COALESCE(guild_id, 0) >> 22) % ?) IN ({', '.join('?' * len(ids))})"
+            params = [shards.count, *ids]
+        rows = await self.database.fetch(sql + " ORDER BY id", params)
+        return [GameRow.from_row(row) for row in rows]
+
+    async def last_finished(self, channel_id: int, games: Sequence[str]) -> GameRow | None:
+        """The last game of ``games`` to end in a channel (or in a thread of it)."""
+        if not games:
+            return None
+        marks = ", ".join("?" for _ in games)
+        row = await self.database.fetchrow(
+            f"SELECT {GameRow.COLUMNS} FROM games WHERE (channel_id = ? OR thread_id = ?) "
+            f"AND status = 'finished' AND game IN ({marks}) ORDER BY finished_at DESC, id DESC LIMIT 1",
+            (channel_id, channel_id, *games),
+        )
+        return GameRow.from_row(row) if row else None
+
+    async def seats_of(self, game_ids: Sequence[int]) -> dict[int, list[SeatRow]]:
+        """The seats of many lobbies and running games in one query: ``game_id -> seats``."""
+        found: dict[int, list[SeatRow]] = {game_id: [] for game_id in game_ids}
+        if not found:
+            return found
+        rows = await self.database.fetch(
+            "SELECT s.game_id, s.seat, s.user_id, s.name, s.ai_level FROM seats s "
+            "JOIN games g ON g.id = s.game_id WHERE g.status IN ('lobby', 'playing') "
+            "ORDER BY s.game_id, s.seat"
+        )
+        for row in rows:
+            if row["game_id"] in found:
+                found[row["game_id"]].append(SeatRow.from_row(row))
+        return found
+
+    async def seats(self, game_id: int) -> list[SeatRow]:
+        """The seats of a game in seat order."""
+        rows = await self.database.fetch(
+            "SELECT seat, user_id, name, ai_level FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
+        )
+        return [SeatRow.from_row(row) for row in rows]
+
+    async def moves(self, game_id: int) -> list[MoveRow]:
+        """The record lines of a game in order."""
+        rows = await self.database.fetch(
+            "SELECT ply, seat, notation, user_id, created_at FROM moves WHERE game_id = ? ORDER BY ply",
+            (game_id,),
+        )
+        return [MoveRow.from_row(row) for row in rows]
+
+    async def count_rows(self, table: str, game_id: int) -> int:
+        """How many rows of ``table`` belong to a game (for tests and diagnostics)."""
+        if table not in {"moves", "seats", "results"}:
+            raise ValueError(table)
+        return int(
+            await self.database.fetchval(f"SELECT COUNT(*) FROM {table} WHERE game_id = ?", (game_id,))
+        )
+
+    # -- play ----------------------------------------------------------------------------
+
+    async def record_move(
+        self,
+        game_id: int,
+        *,
+        ply: int,
+        seat: int,
+        notation: str,
+        user_id: int | None,
+        snapshot: dict[str, Any],
+        clock: Clock,
+        now: float,
+        finish: Finish | None = None,
+    ) -> None:
+        """Store record line ``ply`` with the new snapshot and clock in one transaction (with
+        the results and ratings when ``finish`` ends the game).
+
+        Raises :class:`StaleMove` (nothing written) when the stored game is not at ``ply - 1``:
+        the conditional update waits for a competing transaction (another process's) and then
+        finds the ply it stored."""
+        async with self.database.transaction() as tx:
+            changed = await tx.execute(
+                "UPDATE games SET ply = ?, snapshot = ?, deadline = ?, reminder_at = ?, updated_at = ? "
+                "WHERE id = ? AND ply = ? AND status = 'playing'",
+                (ply, json.dumps(snapshot), clock.deadline, clock.reminder_at, now, game_id, ply - 1),
+            )
+            if changed != 1:
+                raise StaleMove(f"game {game_id} is not at ply {ply - 1}")
+            await tx.execute(
+                "INSERT INTO moves (game_id, ply, seat, notation, user_id, created_at) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (game_id, ply, seat, notation, user_id, now),
+            )
+            if finish is not None:
+                await self._write_results(tx, game_id, finish, now)
+                if finish.ratings is not None:
+                    await self._write_ratings(tx, finish.ratings, now)
+
+    async def _write_results(self, tx: Executor, game_id: int, finish: Finish, now: float) -> None:
+        await tx.execute(
+            "UPDATE games SET status = 'finished', outcome = ?, deadline = NULL, reminder_at = NULL, "
+            "finished_at = ? WHERE id = ?",
+            (json.dumps(finish.outcome), now, game_id),
+        )
+        header = await tx.fetchrow("SELECT game, guild_id FROM games WHERE id = ?", (game_id,))
+        assert header is not None
+        await tx.executemany(
+            "INSERT INTO results (game_id, seat, user_id, ai_level, game, guild_id, rank, score, "
+            "forfeited, won, draw, helped, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                (
+                    game_id,
+                    result.seat,
+                    result.user_id,
+                    result.ai_level,
+                    header["game"],
+                    header["guild_id"],
+                    result.rank,
+                    result.score,
+                    _flag(result.forfeited),
+                    _flag(result.won),
+                    _flag(result.draw),
+                    _flag(result.helped),
+                    now,
+                )
+                for result in finish.results
+            ],
+        )
+
+    async def _write_ratings(self, tx: Executor, update: RatingUpdate, now: float) -> None:
+        """Store ``update``'s new ratings, reading the current ones in the same transaction.
+
+        A newcomer's row is made first (with the initial rating), then every row is read, locked
+        on PostgreSQL, always in the same order: two processes finishing games of the same
+        players at once rate one after the other, and neither change is lost."""
+        fresh = initial()
+        players = sorted(set(update.players))
+        await tx.executemany(
+            "INSERT INTO ratings (scope_id, game, user_id, mu, sigma, display, rated_games, updated_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, 0, ?) ON CONFLICT (scope_id, game, user_id) DO NOTHING",
+            [
+                (scope, update.game, user_id, fresh.mu, fresh.sigma, fresh.display, now)
+                for scope in update.scopes
+                for user_id in players
+            ],
+        )
+        for scope in update.scopes:
+            rows = await tx.fetch(
+                "SELECT user_id, mu, sigma FROM ratings WHERE scope_id = ? AND game = ? AND user_id IN "
+                f"({', '.join('?' * len(players))}) ORDER BY user_id{self.database.for_update}",
+                (scope, update.game, *players),
+            )
+            current = {row["user_id"]: Rating(row["mu"], row["sigma"]) for row in rows}
+            new = update.apply([current[user_id] for user_id in update.players])
+            await tx.executemany(
+                "UPDATE ratings SET mu = ?, sigma = ?, display = ?, rated_games = rated_games + 1, "
+                "updated_at = ? WHERE scope_id = ? AND game = ? AND user_id = ?",
+                [
+                    (rating.mu, rating.sigma, rating.display, now, scope, update.game, user_id)
+                    for user_id, rating in zip(update.players, new, strict=True)
+                ],
+            )
+
+    async def set_clock(self, game_id: int, clock: Clock) -> None:
+        """Change the pending deadline and reminder of a game."""
+        async with self.database.transaction() as tx:
+            await tx.execute(
+                "UPDATE games SET deadline = ?, reminder_at = ? WHERE id = ?",
+                (clock.deadline, clock.reminder_at, game_id),
+            )
+
+    async def set_thread(self, game_id: int, thread_id: int) -> None:
+        """Remember the thread a game plays in."""
+        async with self.database.transaction() as tx:
+            await tx.execute("UPDATE games SET thread_id = ? WHERE id = ?", (thread_id, game_id))
+
+    async def threads_enabled(self, guild_id: int) -> bool:
+        """Whether games in this server play in threads (on unless the server turned it off)."""
+        threads = await self.database.fetchval(
+            "SELECT threads FROM guild_settings WHERE guild_id = ?", (guild_id,)
+        )
+        return bool(threads) if threads is not None else True
+
+    async def set_threads(self, guild_id: int, enabled: bool) -> None:
+        """Turn games in threads on or off for a server."""
+        async with self.database.transaction() as tx:
+            await tx.execute(
+                "INSERT INTO guild_settings (guild_id, threads) VALUES (?, ?) "
+                "ON CONFLICT (guild_id) DO UPDATE SET threads = excluded.threads",
+                (guild_id, _flag(enabled)),
+            )
+
+    async def set_message(self, game_id: int, message_id: int) -> None:
+        """Remember the last board message of a game (for history links)."""
+        async with self.database.transaction() as tx:
+            await tx.execute("UPDATE games SET message_id = ? WHERE id = ?", (message_id, game_id))
+
+    async def abort(self, game_id: int, now: float) -> bool:
+        """Abort a lobby or running game; False when it was not active."""
+        async with self.database.transaction() as tx:
+            changed = await tx.execute(
+                "UPDATE games SET status = 'aborted', deadline = NULL, reminder_at = NULL, finished_at = ?, "
+                "updated_at = ? WHERE id = ? AND status IN ('lobby', 'playing')",
+                (now, now, game_id),
+            )
+            return changed == 1
+
+    # -- standings -----------------------------------------------------------------------
+
+    async def leaderboard(
+        self, game: str, guild_id: int | None, sort: str, *, limit: int = 10, offset: int = 0
+    ) -> tuple[list[LeaderRow], int]:
+        """A page of the leaderboard of ``game`` (a server's, or global with ``guild_id`` None)
+        sorted by ``rating``, ``wins`` or ``games``; and how many players it has in all."""
+        scope = GLOBAL_SCOPE if guild_id is None else guild_id
+        where, params = _results_where(game, guild_id)
+        counts = (
+            f"SELECT r.user_id, SUM({COUNTED_WIN}) AS wins, COUNT(*) AS games FROM results r "
+            f"WHERE {where} AND r.user_id IS NOT NULL GROUP BY r.user_id"
+        )
+        if sort == "rating":
+            sql = (
+                f"SELECT g.user_id, g.display AS rating, c.wins, c.games FROM ratings g "
+                f"LEFT JOIN ({counts}) c ON c.user_id = g.user_id WHERE g.scope_id = ? AND g.game = ? "
+                "ORDER BY g.display DESC, g.user_id LIMIT ? OFFSET ?"
+            )
+            rows = await self.database.fetch(sql, [*params, scope, game, limit, offset])
+            total = await self.database.fetchval(
+                "SELECT COUNT(*) FROM ratings WHERE scope_id = ? AND game = ?", (scope, game)
+            )
+        else:
+            order = "c.wins DESC, c.games DESC" if sort == "wins" else "c.games DESC, c.wins DESC"
+            sql = (
+                f"SELECT c.user_id, g.display AS rating, c.wins, c.games FROM ({counts}) c "
+                "LEFT JOIN ratings g ON g.user_id = c.user_id AND g.scope_id = ? AND g.game = ? "
+                f"ORDER BY {order}, c.user_id LIMIT ? OFFSET ?"
+            )
+            rows = await self.database.fetch(sql, [*params, scope, game, limit, offset])
+            total = await self.database.fetchval(f"SELECT COUNT(*) FROM ({counts}) AS players", params)
+        return [LeaderRow.from_row(row) for row in rows], int(total)
+
+    async def stats(self, user_id: int, game: str, guild_id: int | None, lower_is_better: bool) -> Stats:
+        """``user_id``'s record in ``game`` (one server, or everywhere with ``guild_id`` None)."""
+        where, params = _results_where(game, guild_id)
+        where += " AND r.user_id = ?"
+        params.append(user_id)
+        best = "MIN(r.score)" if lower_is_better else "MAX(r.score)"
+        totals = await self.database.fetchrow(
+            f"SELECT COUNT(*) AS games, SUM({COUNTED_WIN}) AS wins, SUM({HELPED_WIN}) AS helped, "
+            f"SUM(r.draw) AS draws, SUM(r.forfeited) AS forfeits, {best} AS best, AVG(r.score) AS average "
+            f"FROM results r WHERE {where}",
+            params,
+        )
+        assert totals is not None
+        recent = await self.database.fetch(
+            f"SELECT {COUNTED_WIN} AS won FROM results r WHERE {where} "
+            "ORDER BY r.finished_at DESC, r.game_id DESC LIMIT 500",
+            params,
+        )
+        rating = await self.database.fetchrow(
+            "SELECT display, rated_games FROM ratings WHERE scope_id = ? AND game = ? AND user_id = ?",
+            (GLOBAL_SCOPE if guild_id is None else guild_id, game, user_id),
+        )
+        fastest = await self.database.fetchval(
+            "SELECT MIN(g.finished_at - g.started_at) FROM results r JOIN games g ON g.id = r.game_id "
+            f"WHERE {where} AND r.won = 1 AND r.helped = 0",
+            params,
+        )
+        return Stats(
+            games=int(totals["games"]),
+            wins=int(totals["wins"] or 0),
+            draws=int(totals["draws"] or 0),
+            forfeits=int(totals["forfeits"] or 0),
+            best=totals["best"],
+            average=float(totals["average"]) if totals["average"] is not None else None,
+            streak=_streak([bool(row["won"]) for row in recent]),
+            rating=rating["display"] if rating else None,
+            rated_games=rating["rated_games"] if rating else 0,
+            fastest_win=fastest,
+            helped=int(totals["helped"] or 0),
+        )
+
+    async def solitaire_leaderboard(
+        self, game: str, guild_id: int | None, *, limit: int = 10, offset: int = 0
+    ) -> tuple[list[SolverRow], int]:
+        """A page of a solitaire game's solvers (one server, or everywhere): most distinct
+        variants (targets) solved without help first, then most such solves, then the quickest;
+        with each solver's solves with help counted apart. And how many solvers there are."""
+        where, params = _results_where(game, guild_id)
+        solved = f"{where} AND r.won = 1 AND r.user_id IS NOT NULL"
+        rows = await self.database.fetch(
+            "SELECT r.user_id, COUNT(DISTINCT CASE WHEN r.helped = 0 THEN g.variant END) AS targets, "
+            f"SUM({COUNTED_WIN}) AS solves, SUM({HELPED_WIN}) AS helped, {FASTEST} AS fastest "
+            f"FROM results r JOIN games g ON g.id = r.game_id WHERE {solved} GROUP BY r.user_id "
+            f"HAVING SUM({COUNTED_WIN}) > 0 "
+            f"ORDER BY targets DESC, solves DESC, {FASTEST} IS NULL, {FASTEST}, r.user_id LIMIT ? OFFSET ?",
+            [*params, limit, offset],
+        )
+        total = await self.database.fetchval(
+            f"SELECT COUNT(DISTINCT r.user_id) FROM results r WHERE {solved} AND r.helped = 0", params
+        )
+        return [SolverRow.from_row(row) for row in rows], int(total)
+
+    async def solved_targets(self, user_id: int, game: str, guild_id: int | None) -> list[SolvedTarget]:
+        """The solitaire variants (targets) ``user_id`` solved, each with the solves without
+        help, the quickest of them, and the solves with help."""
+        where, params = _results_where(game, guild_id)
+        rows = await self.database.fetch(
+            f"SELECT g.variant AS target, SUM({COUNTED_WIN}) AS solves, SUM({HELPED_WIN}) AS helped, "
+            f"{FASTEST} AS fastest "
+            f"FROM results r JOIN games g ON g.id = r.game_id WHERE {where} AND r.won = 1 AND r.user_id = ? "
+            "AND g.variant IS NOT NULL GROUP BY g.variant ORDER BY g.variant",
+            [*params, user_id],
+        )
+        return [SolvedTarget.from_row(row) for row in rows]
+
+    async def history(self, user_id: int, guild_id: int | None, *, limit: int = 10) -> list[HistoryRow]:
+        """``user_id``'s most recent finished games (in one server, or everywhere)."""
+        where, params = ("r.user_id = ?", [user_id])
+        if guild_id is not None:
+            where += " AND r.guild_id = ?"
+            params.append(guild_id)
+        rows = await self.database.fetch(
+            "SELECT r.game_id, r.game, g.guild_id, g.channel_id, g.message_id, r.rank, r.score, "
+            "(SELECT COUNT(*) FROM seats s WHERE s.game_id = r.game_id) AS players, r.won, r.finished_at "
+            f"FROM results r JOIN games g ON g.id = r.game_id WHERE {where} "
+            "ORDER BY r.finished_at DESC, r.game_id DESC LIMIT ?",
+            [*params, limit],
+        )
+        return [HistoryRow.from_row(row) for row in rows]
+
+    # -- user settings -------------------------------------------------------------------
+
+    async def dm_reminders(self, user_id: int) -> bool:
+        """Whether the user asked for reminders by direct message."""
+        value = await self.database.fetchval(
+            "SELECT dm_reminders FROM user_settings WHERE user_id = ?", (user_id,)
+        )
+        return bool(value)
+
+    async def set_dm_reminders(self, user_id: int, enabled: bool) -> None:
+        """Turn reminders by direct message on or off for a user."""
+        async with self.database.transaction() as tx:
+            await tx.execute(
+                "INSERT INTO user_settings (user_id, dm_reminders) VALUES (?, ?) "
+                "ON CONFLICT (user_id) DO UPDATE SET dm_reminders = excluded.dm_reminders",
+                (user_id, _flag(enabled)),
+            )
+
+
+def _results_where(game: str, guild_id: int | None) -> tuple[str, list[Any]]:
+    """The condition on ``results r`` for ``game`` in one server (or everywhere)."""
+    if guild_id is None:
+        return "r.game = ?", [game]
+    return "r.game = ? AND r.guild_id = ?", [game, guild_id]
+
+
+def _streak(won: Sequence[bool]) -> int:
+    """Wins in a row (positive) or games without a win (negative), most recent first."""
+    if not won:
+        return 0
+    first = won[0]
+    count = 0
+    for result in won:
+        if result != first:
+            break
+        count += 1
+    return count if first else -count
