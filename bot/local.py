@@ -19,8 +19,9 @@ on demand, and it refuses overlapping operations. These seams, on SimCord intern
 - every tab (``Preview._publish``, ``_initial_target``, ``_pages``): refreshed when the bot did
   something on its own, and pointed at its newest message so that it scrolls there.
 
-SimCord's page shows one channel per session and allows one session per simulated Discord, so
-every game is played in ``#games`` (a channel holds one game of each kind at a time).
+SimCord's page shows one channel per session (no threads) and allows one session per simulated
+Discord, so the local server turns games in threads off: every game is played in ``#games`` (a
+channel holds one game of each kind at a time).
 """
 
 from __future__ import annotations
@@ -361,6 +362,8 @@ async def open_table(
     clock.catch_up()  # before the bot starts, so every timer it sets is on the wall clock
     await env.start()
     try:
+        # The page shows one channel, not threads: games play in #games itself.
+        await bot.storage.set_threads(SERVER_ID, False)
         preview = env.preview(
             world.channel, viewers=list(world.players), layout="channel", width=1280, height=900, port=port
         )
