@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+import asyncio
 import importlib.util
 import logging
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import discord
+from discord import app_commands
 from discord.ext import commands
 
+from bot import workers
 from bot.sessions import SessionService
 from bot.settings import Settings
 from bot.storage import Storage
+from bot.ui import replies
 from bot.ui.buttons import TableButton
 from bot.ui.table import TableAnnouncer
 
@@ -35,6 +39,13 @@ def virtual_now() -> float:
     return discord.utils.utcnow().timestamp()
 
 
+class TilehostTree(app_commands.CommandTree["TilehostBot"]):
+    """The command tree: every refused or failed command is answered in one place."""
+
+    async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+        await replies.answer_error(interaction, error)
+
+
 class TilehostBot(commands.Bot):
     """The Tilehost bot. Everything stateful is created in :meth:`setup_hook`."""
 
@@ -50,6 +61,7 @@ class TilehostBot(commands.Bot):
             command_prefix=commands.when_mentioned,
             intents=intents,
             help_command=None,
+            tree_cls=TilehostTree,
             allowed_mentions=discord.AllowedMentions.none(),
             **shard_options(settings),
         )
@@ -77,6 +89,7 @@ class TilehostBot(commands.Bot):
         return names
 
     async def setup_hook(self) -> None:
+        await asyncio.to_thread(workers.warm)
         self.storage = await Storage.open(self.settings.db_path)
         self.service = SessionService(
             self.storage,

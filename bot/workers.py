@@ -55,6 +55,16 @@ def pool() -> ProcessPoolExecutor:
     return _pool
 
 
+def warm() -> None:
+    """Start every worker process now (blocking), so that the first computer move or board
+    does not wait for one, and no process is started later while the pool is busy. Tests call
+    it before SimCord's virtual clock runs: with ``time.monotonic`` standing still, starting a
+    second worker process would wait forever on the first one's (never elapsing) poll."""
+    executor = pool()
+    for future in [executor.submit(os.getpid) for _ in range(workers())]:
+        future.result()
+
+
 async def run(fn: Callable[..., T], *args: Any, timeout: float | None = DEFAULT_TIMEOUT) -> T:  # noqa: ASYNC109
     """``fn(*args)`` in a worker process; raises :class:`WorkTooLong` after ``timeout`` seconds
     (None: no limit). A pool broken by a killed worker is replaced once."""

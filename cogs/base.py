@@ -6,7 +6,7 @@ its own actions (``draw``, ``pass``, ...) as one-liners calling :meth:`act`.
 
 Every command acknowledges at once (privately, unless it answers in public) and then works; a
 refusal is raised as a :class:`bot.errors.SessionError` or a game error and answered once, by
-:func:`handle_command_error`, as a private message saying what was wrong. The board, the pings
+:func:`bot.ui.replies.answer_error`, as a private message saying what was wrong. The board, the pings
 and the computers' answers are the table announcer's and the session service's business, not
 the command's: a command only tells its user what happened.
 """
@@ -404,33 +404,6 @@ class GameCog(commands.GroupCog):
         await interaction.followup.send(
             words.clip("\n".join(lines)), files=attachments, allowed_mentions=replies.NO_PINGS
         )
-
-    # -- errors ------------------------------------------------------------------------------
-
-    async def cog_app_command_error(
-        self, interaction: discord.Interaction, error: app_commands.AppCommandError
-    ) -> None:
-        await handle_command_error(interaction, error)
-
-
-async def handle_command_error(interaction: discord.Interaction, error: Exception) -> None:
-    """The one place a refusal is answered: session and game errors (and Discord's own checks)
-    become a private message saying what was wrong; anything else is logged with its traceback
-    and the user is told that nothing was recorded."""
-    original = getattr(error, "original", error)
-    if isinstance(original, errors.SessionError | GameError):
-        await replies.send_error(interaction, str(original))
-        return
-    if isinstance(original, workers.WorkTooLong):
-        await replies.send_error(interaction, "That took too long; nothing was changed. Try again later.")
-        return
-    if isinstance(original, app_commands.TransformerError | app_commands.CheckFailure):
-        await replies.send_error(interaction, str(original))
-        return
-    log.error(
-        "unexpected error in /%s", getattr(interaction.command, "qualified_name", "?"), exc_info=original
-    )
-    await replies.send_error(interaction, replies.NOTHING_RECORDED)
 
 
 def read_record(text: str, hosted: tuple[str, ...]) -> Record:

@@ -12,7 +12,6 @@ from discord.ext import commands
 from bot import errors, words
 from bot.sessions import Status
 from bot.ui import replies
-from cogs.base import handle_command_error
 from games import registry
 
 if TYPE_CHECKING:
@@ -104,11 +103,6 @@ class LobbyCog(commands.Cog):
             raise errors.NoGameHere(f"There is no running game #{game_id} in this server.")
         await self.bot.service.abort(session, interaction.user.id, moderator=True)
         await replies.private(interaction, words.aborted(session))
-
-    async def cog_app_command_error(
-        self, interaction: discord.Interaction, error: app_commands.AppCommandError
-    ) -> None:
-        await handle_command_error(interaction, error)
 
 
 async def setup(bot: TilehostBot) -> None:

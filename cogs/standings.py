@@ -10,7 +10,6 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.storage import HistoryRow, LeaderRow, SolvedTarget, SolverRow, Stats
-from cogs.base import handle_command_error
 from games import registry
 from games.core import Game
 from games.errors import UnknownGameError
@@ -278,11 +277,6 @@ class StandingsCog(commands.Cog):
         if rows:
             embed.set_footer(text="Watch one again with /<game> replay game_id:<number>")
         await interaction.response.send_message(embed=embed)
-
-    async def cog_app_command_error(
-        self, interaction: discord.Interaction, error: app_commands.AppCommandError
-    ) -> None:
-        await handle_command_error(interaction, error)
 
 
 async def setup(bot: TilehostBot) -> None:

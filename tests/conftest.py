@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from bot import workers
 from bot.client import TilehostBot, create_bot
 from bot.settings import Settings
 from bot.storage import Storage
@@ -40,6 +41,14 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         if isinstance(leftover, Storage) and not leftover.closed and leftover.dialect == "sqlite":
             with contextlib.suppress(Exception):
                 asyncio.run(leftover.close())
+
+
+@pytest.fixture(scope="session", autouse=True)
+def worker_pool() -> Iterator[None]:
+    """The worker processes, started before any SimCord clock stands still (see ``warm``)."""
+    workers.warm()
+    yield
+    workers.shutdown()
 
 
 @pytest.fixture(scope="session")

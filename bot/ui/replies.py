@@ -7,8 +7,11 @@ from collections.abc import Iterable
 from typing import Any
 
 import discord
+from discord import app_commands
 
+from bot import errors, workers
 from bot.words import clip
+from games.errors import GameError
 
 log = logging.getLogger(__name__)
 
@@ -53,3 +56,21 @@ async def private(interaction: discord.Interaction, text: str, **kwargs: Any) ->
 async def send_error(interaction: discord.Interaction, text: str) -> None:
     """An ephemeral message saying what was wrong (and that nothing was stored)."""
     await private(interaction, text)
+
+
+async def answer_error(interaction: discord.Interaction, error: Exception) -> None:
+    """The one place a refused command is answered (the command tree's error handler): session
+    and game errors, Discord's own checks and transformers become a private message saying what
+    was wrong; anything else is logged with its traceback and the user is told that nothing was
+    recorded."""
+    original = getattr(error, "original", error)
+    if isinstance(original, errors.SessionError | GameError):
+        await send_error(interaction, str(original))
+    elif isinstance(original, workers.WorkTooLong):
+        await send_error(interaction, "That took too long; nothing was changed. Try again later.")
+    elif isinstance(original, app_commands.TransformerError | app_commands.CheckFailure):
+        await send_error(interaction, str(original))
+    else:
+        command = getattr(interaction.command, "qualified_name", "?")
+        log.error("unexpected error in /%s", command, exc_info=original)
+        await send_error(interaction, NOTHING_RECORDED)

@@ -336,8 +336,10 @@ class TableAnnouncer:
             await self._archive(await self._room(session.row.thread_id))
             return
         lobby_id = session.row.message_id
-        if lobby_id is not None and not session.lines and await self._edit(
-            session.row.channel_id, lobby_id, text, view=None
+        if (
+            lobby_id is not None
+            and not session.lines
+            and await self._edit(session.row.channel_id, lobby_id, text, view=None)
         ):
             return
         await self.post(session.row.channel_id, text)

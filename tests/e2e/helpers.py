@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 from collections.abc import Sequence
 from typing import Any
 
 import discord
+from discord import app_commands
 
 from bot.client import TilehostBot, create_bot
+from bot.errors import SessionError
 from bot.settings import Settings
+from games.errors import GameError
 
 
 def shown(result: Any) -> Any:
@@ -115,3 +119,97 @@ def private(result: Any) -> Any:
     message = shown(result)
     assert message is not None and message.ephemeral, message
     return message
+
+
+REFUSALS = (SessionError, GameError, app_commands.TransformerError, app_commands.CheckFailure)
+"""What a refused command raises (the tree's error handler answers it privately)."""
+
+
+def refused(env: Any, result: Any, expected: str = "") -> str:
+    """A refused command: its private answer (containing ``expected``, checked to quote only a
+    shortened input), and the refusal it raised, acknowledged so that SimCord does not report it
+    as a bot error at the end of the test."""
+    message = private(result)
+    assert expected.lower() in message.content.lower(), (expected, message.content)
+    assert len(message.content) < 600, "a refusal quotes a shortened form of the input"
+    raised = env.errors
+    new = raised[_errors_seen.get(id(env), 0) :]
+    _errors_seen[id(env)] = len(raised)
+    assert len(new) == 1, f"one refusal raised, not {new!r}"
+    assert isinstance(getattr(new[0], "original", new[0]), REFUSALS), repr(new[0])
+    return str(message.content)
+
+
+_errors_seen: dict[int, int] = {}
+
+
+SEAT_WORDS = re.compile(r"\bseat \d", re.IGNORECASE)
+"""Words no message may use: players are called by their names."""
+
+
+class Watch:
+    """Follows a game's public messages (channel and thread) through a test, checking after each
+    command what issue 11 asks of a quiet channel:
+
+    - no message calls a player "seat N";
+    - a new message pings at most the player whose turn it now is (and at the end, the players
+      but not the one who just moved): nobody is pinged for their own running turn;
+    - a person to act always has a real decision (forced turns have played themselves);
+    - in all, at most one public message per turn, plus the lobby and the result.
+    """
+
+    def __init__(self, env: Any, channel: Any, db_path: str) -> None:
+        self.env, self.channel, self.db_path = env, channel, db_path
+        self.seen: set[int] = set()
+        self.pinged: list[set[int]] = []
+
+    def messages(self, game_id: int) -> list[Any]:
+        thread = room(self.channel, game_id)
+        return posts(self.channel) + (posts(thread) if thread is not self.channel else [])
+
+    def after(self, game_id: int, mover: int | None = None) -> None:
+        """Check what appeared since the last call (``mover``: the member whose command ended
+        the game, if it did: the result pings the other players, not them)."""
+        status, _, seat = game_state(self.db_path, game_id)
+        seats = dict(rows(self.db_path, "SELECT seat, user_id FROM seats WHERE game_id = ?", game_id))
+        to_act = seats.get(seat) if status == "playing" else None
+        for message in self.messages(game_id):
+            assert not SEAT_WORDS.search(message.content), message.content
+            if message.id in self.seen:
+                continue
+            self.seen.add(message.id)
+            pings = {user.id for user in message.mentions}
+            self.pinged.append(pings)
+            assert not message.mention_everyone and not message.role_mentions, message.content
+            if status == "playing":
+                assert pings <= {to_act}, (message.content, pings, to_act)
+            elif mover is not None:
+                assert mover not in pings, message.content
+        if status == "playing" and to_act is not None:
+            session = self.env.bot.service.get(game_id)
+            if session is not None and session.state is not None:
+                assert session.game.forced_move(session.state) is None, "a forced turn waits for a person"
+
+    def finish(self, game_id: int) -> None:
+        """At the end: at most one public message per turn, plus the lobby and the result."""
+        turns = turns_played(self.db_path, game_id)
+        assert len(self.messages(game_id)) <= turns + 2, (len(self.messages(game_id)), turns)
+
+
+def turns_played(db_path: str, game_id: int) -> int:
+    """How many turns a stored game had (a turn of several steps counts once)."""
+    from games import records, registry
+
+    (name, options, seed), *_ = rows(db_path, "SELECT game, options, seed FROM games WHERE id = ?", game_id)
+    game = registry.get(name)
+    players = len(seat_names(db_path, game_id))
+    state = game.new(players, game.Options.from_dict(json.loads(options)), seed=seed)
+    turns = 1
+    for seat, notation in rows(
+        db_path, "SELECT seat, notation FROM moves WHERE game_id = ? ORDER BY ply", game_id
+    ):
+        before = state
+        state, _ = records.play_line(game, state, records.RecordedMove(seat, notation))
+        if game.to_act(state) is not None and not game.continues_turn(before, state):
+            turns += 1
+    return turns
