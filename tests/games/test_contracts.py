@@ -36,7 +36,7 @@ NAMES = ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay")
 SEAT_WORDS = re.compile(r"\bseat \d", re.IGNORECASE)
 PLIES_BEFORE_CHECK = (0, 3, 11, 40)
 
-PENDING: set[str] = {"geominos", "triominos", "geronimos", "puzzominos", "puzzosolo", "tileup"}
+PENDING: set[str] = {"triominos", "geronimos", "puzzominos", "puzzosolo", "tileup"}
 """Games not yet moved to the template (each is removed from here as it is moved)."""
 
 
