@@ -20,6 +20,7 @@ from games.geominos.board import SIZE, assessed, in_center, is_light, parse_squa
 from games.geominos.rules import deck_for, move_cost, next_turn, placements
 from games.geominos.state import Placed
 from games.geominos.tiles import TILE_NAMES, TILE_TABLE, pose, poses, sections_count, shape_cells
+from games.records import Record, new_record, replay
 
 JOE, ANNA = 0, 1
 NAMES = ("Joe", "Anna", "Cara", "Dan")
@@ -422,6 +423,124 @@ def test_one_tile_sets_an_unplaceable_tile_aside() -> None:
         "passes",
         "draws Star",
     ]
+
+
+# -- a pass and the end when nobody can place, in real play (issue 13) ----------------------------
+#
+# Sixteen placements around the Dog center tile that leave the Anchor no place anywhere: found by
+# a beam search over legal placements (keeping the Anchor's placements fewest) and checked by the
+# engine. The Ladder still fits at B6 without opening a place for the Anchor.
+
+SEALING = (
+    "Stairs B0 M11", "Star B90 O9", "Giraffe A180 G10", "Seahorse A180 J6",
+    "Table A0 L8", "Chair B270 G5", "Crown A180 F8", "Rabbit B270 D3",
+    "Tree A90 G2", "Sword A270 B3", "Flag A270 E6", "Camel B0 C1",
+    "Hammer A0 A1", "Boot A0 A2", "Gorilla A180 C8", "Snake A0 A10",
+)  # fmt: skip
+SEALED_DEAL = ["Dog", *(text.split()[0] for text in SEALING), "Anchor", "Ladder", "Elephant", "Sailboat"]
+CARA = 2
+
+
+def play_all(state: State, moves: tuple[str, ...]) -> tuple[State, tuple[Event, ...]]:
+    """Play ``moves`` in turn order; the events of the last one."""
+    events: tuple[Event, ...] = ()
+    for index, text in enumerate(moves):
+        assert state.turn == index % state.players, text
+        state, events = play(state, text)
+    return state, events
+
+
+def test_one_tile_a_drawn_tile_that_fits_nowhere_costs_5_and_the_turn_passes() -> None:
+    state, events = play_all(new(2, deal=SEALED_DEAL, mode="one"), SEALING)
+    assert not placements(state, ("Anchor",)), "the Anchor fits nowhere on this board"
+    # Anna placed the Snake; Joe's turn began by itself: he drew the Anchor, was assessed 5,
+    # the Anchor went aside, and Anna drew the Ladder and is to play
+    assert [(e.kind, e.seat, e.reason, e.points, e.subject) for e in events] == [
+        ("score", ANNA, "pips", 6, "Snake"),
+        ("draw", JOE, "drew", 0, "Anchor"),
+        ("score", JOE, "drawn_no_fit", 5, "Anchor"),
+        ("discard", JOE, "set_aside", 0, "Anchor"),
+        ("pass", JOE, "passed", 0, ""),
+        ("draw", ANNA, "drew", 0, "Ladder"),
+    ]
+    assert words(events)[1:] == [
+        "draws Anchor",
+        "cannot place Anchor anywhere on the board +5",
+        "sets Anchor aside unplayed",
+        "passes",
+        "draws Ladder",
+    ]
+    assert GAME.to_act(state) == ANNA and state.hands == ((), ("Ladder",)) and state.aside == ("Anchor",)
+    assert state.plies == len(SEALING), "the pass is played by the rules, not as a move"
+    placed = sum(p.points for p in state.board if p.owner == JOE)
+    assert state.points[JOE] == placed + 5
+    player = GreedyPlayer(1)
+    while GAME.to_act(state) is not None:
+        state, events = GAME.apply(state, player.choose(GAME, state))
+    outcome = GAME.outcome(state)
+    assert outcome is not None and outcome.reason == "all_placed" and state.aside == ("Anchor",)
+    assert len(state.board) == 20 and tile_count(state) == 21
+    assert outcome_phrase(GAME, outcome, NAMES[:2]) == "every tile in play is placed"
+
+
+def test_all_tile_a_hand_that_fits_nowhere_passes_then_nobody_can_place_and_the_game_ends() -> None:
+    state = new(3, deal=SEALED_DEAL, mode="all")
+    assert state.hands[ANNA] == ("Star", "Table", "Rabbit", "Flag", "Boot", "Anchor")
+    assert state.hands[CARA][-1] == "Ladder" and state.unseen == ("Elephant", "Sailboat")
+    state, events = play_all(state, SEALING)
+    # Joe placed the Snake; Anna holds only the Anchor, which fits nowhere: +5 and Cara plays
+    assert [(e.kind, e.seat, e.reason, e.points) for e in events] == [
+        ("score", JOE, "pips", 6),
+        ("score", ANNA, "no_fit", 5),
+        ("pass", ANNA, "passed", 0),
+    ]
+    assert words(events, 3)[1:] == ["has no tile that fits anywhere on the board +5", "passes"]
+    assert GAME.to_act(state) == CARA and state.hands == ((), ("Anchor",), ("Ladder",))
+    before = state.totals
+    state, events = play(state, "Ladder A0 B6")
+    # Joe and Cara hold nothing and the Anchor still fits nowhere: Anna is assessed 5 again, and
+    # since nobody can place, the game ends
+    assert [(e.kind, e.seat, e.reason, e.points) for e in events] == [
+        ("score", CARA, "pips", 13),
+        ("score", ANNA, "no_fit", 5),
+        ("pass", ANNA, "passed", 0),
+        ("game_end", None, "blocked", 0),
+    ]
+    assert words(events, 3)[-1] == "no player can place a tile"
+    assert state.finished and GAME.to_act(state) is None and GAME.legal_moves(state) == []
+    assert state.totals == (before[0], before[1] + 5, before[2] + 13) == (60, 76, 69)
+    assert state.hands[ANNA] == ("Anchor",), "the Anchor stays unplayed"
+    outcome = GAME.outcome(state)
+    assert outcome is not None and outcome.ranks == (1, 3, 2)
+    assert (outcome.reason, outcome.reason_seat) == ("blocked", None)
+    assert outcome_phrase(GAME, outcome, NAMES[:3]) == "no player can place a tile"
+    assert GAME.describe(state, NAMES[:3]).endswith("Game over: no player can place a tile.")
+    with pytest.raises(IllegalMoveError, match="game is over"):
+        play(state, "Ladder A0 B6")
+    record = new_record(GAME, NAMES[:3], Options(mode="all").to_dict(), 1, SEALED_DEAL)
+    for index, text in enumerate(SEALING):
+        record = record.with_move(index % 3, text)
+    record = record.with_move(CARA, "Ladder A0 B6")  # Anna was passed over
+    assert replay(Record.from_text(record.to_text())).final == state, "the passes replay from the record"
+
+
+def test_in_match_play_a_game_nobody_can_finish_ends_and_the_next_begins() -> None:
+    state = new(3, deal=[SEALED_DEAL], mode="all", match="on")
+    state, _ = play_all(state, SEALING)
+    state, events = play(state, "Ladder A0 B6")
+    assert not state.finished and state.game_index == 1 and state.past_games == ((60, 76, 69),)
+    assert state.starter == ANNA and state.totals == (60, 76, 69) and state.points == (0, 0, 0)
+    summary = [(e.kind, e.seat, e.reason, e.points, e.count) for e in events if e.kind == "round_end"]
+    assert summary == [
+        ("round_end", None, "game_blocked", 0, 1),
+        ("round_end", JOE, "game_points", 60, 1),
+        ("round_end", ANNA, "game_points", 76, 1),
+        ("round_end", CARA, "game_points", 69, 1),
+    ]
+    said = words(events, 3)
+    assert "game 1 is over: no player can place a tile" in said
+    assert "was assessed +76 in game 1" in said
+    assert f"game 2 begins with {state.board[0].tile} as the center tile" in said
 
 
 # -- time ---------------------------------------------------------------------------------------
