@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
+from functools import cache
 from typing import Any
 
 from games.core import Event, EventKind, Events, Outcome, rank_by_scores, seeded_rng
@@ -139,6 +140,13 @@ def start_game(state: State, game_index: int, starter: int) -> tuple[State, Even
 # -- legal placements -----------------------------------------------------------------------
 
 
+@cache
+def _moves_of(tile: str, side: str, rotation: int) -> list[Move | None]:
+    """The moves placing one pose, by the square of its top-left corner, made when first needed
+    (a move is a value: sharing one saves making it again for every state)."""
+    return [None] * (SIZE * SIZE)
+
+
 def _candidates(state: State, tile: str) -> Iterator[Move]:
     """Every legal placement of ``tile``, side A then B, rotations in order, squares row by row."""
     frontier = state.frontier
@@ -153,9 +161,13 @@ def _candidates(state: State, tile: str) -> Iterator[Move]:
                 if 0 <= top <= last_row and 0 <= left <= last_col:
                     origins.add(top * SIZE + left)
         mask = shape.mask
+        made = _moves_of(tile, shape.side, shape.rotation)
         for origin in sorted(origins):
             if not (mask << origin) & occupied:
-                yield Move(tile, shape.side, shape.rotation, origin // SIZE, origin % SIZE)
+                move = made[origin]
+                if move is None:
+                    move = made[origin] = Move(tile, shape.side, shape.rotation, *divmod(origin, SIZE))
+                yield move
 
 
 def placements(state: State, hand: Sequence[str]) -> list[Move]:

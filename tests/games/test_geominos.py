@@ -788,6 +788,30 @@ def test_playouts_keep_the_invariants(players: int, seed: int, mode: str, match:
     assert len(state.unseen) == (2 if players == 3 else 0)
 
 
+@settings(max_examples=10, deadline=None)
+@given(
+    players=st.integers(2, 4),
+    seed=st.integers(0, 10_000),
+    mode=st.sampled_from(["five", "all", "one"]),
+    plies=st.integers(0, 60),
+)
+def test_determinized_match_views_are_whole_games(players: int, seed: int, mode: str, plies: int) -> None:
+    state = new(players, seed=seed, mode=mode, match="on")
+    player = RandomPlayer(seed)
+    for _ in range(plies):
+        if GAME.to_act(state) is None:
+            break
+        state, _ = GAME.apply(state, player.choose(GAME, state))
+    viewer = GAME.to_act(state)
+    view = GAME.view(state, viewer)
+    guess = GAME.determinize(view, viewer, random.Random(seed))
+    assert GAME.view(guess, viewer) == view and tile_count(guess) == 21
+    assert sorted((*guess.deck, *guess.unseen)) == sorted((*state.deck, *state.unseen))
+    while GAME.to_act(guess) is not None:
+        guess, _ = GAME.apply(guess, player.choose(GAME, guess))
+    assert len(guess.past_games) == players and GAME.outcome(guess) is not None
+
+
 @settings(max_examples=20, deadline=None)
 @given(
     tile=st.sampled_from(TILE_NAMES),
