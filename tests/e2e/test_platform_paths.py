@@ -227,6 +227,10 @@ async def test_double_clicks_and_a_join_racing_the_start_keep_seats_consistent(
     assert rows(db_path, "SELECT COUNT(*) FROM moves WHERE game_id = ?", second.id) == [(1,)]
     await env.bot.announcer.caught_up(second.id, seconds=30)
     assert len(boards(room(other, second.id))) == 2
+    # and the game goes on through the commands (which also hands the turn clock back to the bot:
+    # armed from this test's own task above, SimCord would not stop it with the bot)
+    await take_turn(room(other, second.id), to_act(db_path, second.id, people))
+    assert game_state(db_path, second.id)[1] == 2
 
 
 async def test_several_games_from_one_channel_and_the_threads_setting(world: Any, db_path: str) -> None:
