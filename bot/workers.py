@@ -33,6 +33,7 @@ DEFAULT_TIMEOUT = 60.0
 PRELOAD = ("games", "games.registry", "games.ai", "rendering.registry", "PIL.Image")
 
 _pool: ProcessPoolExecutor | None = None
+_warm: ProcessPoolExecutor | None = None
 
 
 class WorkTooLong(Exception):
@@ -60,9 +61,12 @@ def warm() -> None:
     does not wait for one, and no process is started later while the pool is busy. Tests call
     it before SimCord's virtual clock runs: with ``time.monotonic`` standing still, starting a
     second worker process would wait forever on the first one's (never elapsing) poll."""
-    executor = pool()
-    for future in [executor.submit(os.getpid) for _ in range(workers())]:
+    global _warm
+    if _warm is pool():
+        return
+    for future in [pool().submit(os.getpid) for _ in range(workers())]:
         future.result()
+    _warm = pool()
 
 
 async def run(fn: Callable[..., T], *args: Any, timeout: float | None = DEFAULT_TIMEOUT) -> T:  # noqa: ASYNC109
