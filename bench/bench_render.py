@@ -18,7 +18,6 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.puzzominos.solo import first_solution, format_place, position
 
 from bench.timing import greedy_states, median_ms, timed
 from games import registry
