@@ -3,13 +3,16 @@
     .venv/bin/python bench/ai_tournament.py GAME --games N [--levels hard,normal] [--players 2]
         [--budget SECONDS] [--iterations N] [--seed S] [--jobs J] [--json]
 
+    e.g. --levels hard,normal   --levels normal,easy   --levels hard@2,hard@0.25
+
 Game ``k`` deals from seed ``S + k // players`` (so every deal is played once with the first
 level in each seat: seats alternate and luck evens out) and puts the first level in seat
 ``k % players``, the second level in every other seat. A game counts 1 for the first level when
 it alone ranks first, 1/w when it shares first place with w - 1 others, else 0; the win rate is
 the mean, with a Wilson score interval (95 %). The largest decision time is the wall clock of
 the slowest single decision of either level. ``--budget`` is the hard player's seconds per
-decision (default 2); ``--iterations`` caps its iterations instead of (or as well as) time.
+decision (default 2), unless the level names its own (``hard@0.25``); ``--iterations`` caps its
+playouts instead of (or as well as) time (``--budget 0`` for no time limit).
 ``--jobs`` plays games in parallel processes. Solitaire games (one seat) report the solve rate
 of the first level instead.
 """
@@ -39,6 +42,30 @@ Z95 = 1.959964
 
 
 @dataclass(frozen=True)
+class Entrant:
+    """A level with its budget (``hard@0.5``: hard with half a second a decision)."""
+
+    level: str
+    budget: Budget
+
+    @property
+    def label(self) -> str:
+        """How the table names it."""
+        seconds = self.budget.seconds
+        if self.level != "hard":
+            return self.level
+        limit = f"{seconds:g} s" if seconds is not None else f"{self.budget.iterations} playouts"
+        return f"hard ({limit})"
+
+
+def entrant(text: str, seconds: float | None, iterations: int | None) -> Entrant:
+    """``hard`` or ``hard@0.25`` (seconds) -> an entrant; ``seconds``/``iterations`` otherwise."""
+    name, _, own = text.strip().partition("@")
+    limit = float(own) if own else seconds
+    return Entrant(level_of(name), Budget(seconds=limit or None, iterations=iterations))
+
+
+@dataclass(frozen=True)
 class GameSummary:
     """What one tournament game contributes."""
 
@@ -64,22 +91,23 @@ def wilson(successes: float, trials: int, z: float = Z95) -> tuple[float, float]
 
 def one_game(
     name: str,
-    first: str,
-    second: str,
+    first: Entrant,
+    second: Entrant,
     players: int,
     base_seed: int,
     index: int,
-    budget: Budget,
     changes: dict[str, Any] | None = None,
 ) -> GameSummary:
     """Play game ``index`` of the tournament (``changes`` alter the hard player's profile)."""
     game = registry.get(name)
     seed = base_seed + index // players
     seat = index % players
-    levels = [second] * players
-    levels[seat] = first
+    entrants = [second] * players
+    entrants[seat] = first
+    levels = [entrant.level for entrant in entrants]
+    budgets = [entrant.budget for entrant in entrants]
     profile = dataclasses.replace(profile_of(game), **changes) if changes else None
-    result = play_match(game, levels, seed, budget, profile=profile)
+    result = play_match(game, levels, seed, profile=profile, budgets=budgets)
     outcome = result.outcome
     if players == 1:
         score = 0.0 if outcome.forfeited else 1.0
@@ -93,13 +121,12 @@ def one_game(
 def run(args: argparse.Namespace) -> dict[str, Any]:
     """Play the tournament; the summary as a dict."""
     game = registry.get(args.game)
-    first, second = (level_of(level.strip()) for level in args.levels.split(","))
+    first, second = (entrant(text, args.budget, args.iterations) for text in args.levels.split(","))
     players = args.players or game.min_players
-    budget = Budget(seconds=args.budget or None, iterations=args.iterations)
     started = time.perf_counter()
     changes = parse_changes(args.profile)
     jobs = [
-        (game.name, first, second, players, args.seed, index, budget, changes) for index in range(args.games)
+        (game.name, first, second, players, args.seed, index, changes) for index in range(args.games)
     ]
     if args.jobs > 1:
         with ProcessPoolExecutor(args.jobs) as pool:
@@ -117,7 +144,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     return {
         "game": game.name,
         "players": players,
-        "levels": [first, second],
+        "levels": [first.label, second.label],
         "games": len(games),
         "score": won,
         "win_rate": won / len(games) if games else 0.0,
@@ -160,7 +187,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("game")
     parser.add_argument("--games", type=int, required=True)
-    parser.add_argument("--levels", default="hard,normal", help="two levels: the first is measured")
+    parser.add_argument(
+        "--levels", default="hard,normal", help="two levels, the first measured; hard@0.5: its own seconds"
+    )
     parser.add_argument("--players", type=int)
     parser.add_argument("--budget", type=float, default=2.0, help="seconds per hard decision")
     parser.add_argument("--iterations", type=int, help="iterations per hard decision")

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from games import ai, records, registry
-from games.ai.match import MatchResult, play_match
+from games.ai.match import play_match
 from games.core import Game
 from games.errors import GameError
 
@@ -74,28 +74,21 @@ def selfplay(
 ) -> records.Record:
     """A whole game between computer players (``level`` in every seat, or ``levels[seat]``), as
     a record; ``budget`` is the seconds per decision of ``hard`` players (default 2)."""
-    return play_levels(game, players, seed, level, levels, budget).record
+    return play_match(game, seat_levels(players, level, levels), seed, budget).record
 
 
-def play_levels(
-    game: Game[Any, Any],
-    players: int,
-    seed: int,
-    level: str = ai.DEFAULT_LEVEL,
-    levels: Sequence[str] | None = None,
-    budget: float | None = None,
-) -> MatchResult:
-    """:func:`selfplay` with the decision times (see :class:`games.ai.match.MatchResult`)."""
+def seat_levels(players: int, level: str, levels: Sequence[str] | None) -> list[str]:
+    """The level of every seat: ``levels`` (one for each seat), else ``level`` everywhere; raises
+    :class:`GameError` for a wrong count or an unknown level."""
     chosen = list(levels) if levels else [level]
     if len(chosen) == 1:
         chosen *= players
     if len(chosen) != players:
         raise GameError(f"Give one level, or one level for each of the {players} seats, not {len(chosen)}.")
     try:
-        named = [ai.level_of(name) for name in chosen]
+        return [ai.level_of(name) for name in chosen]
     except KeyError as error:
         raise GameError(str(error.args[0])) from None
-    return play_match(game, named, seed, budget)
 
 
 def cmd_selfplay(args: argparse.Namespace) -> int:
@@ -108,7 +101,7 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     if args.budget is not None and args.budget <= 0:
         raise GameError(f"The budget is seconds per decision, more than 0, not {args.budget}.")
     levels = [name.strip() for name in args.levels.split(",")] if args.levels else None
-    result = play_levels(game, args.players, args.seed, args.level, levels, args.budget)
+    result = play_match(game, seat_levels(args.players, args.level, levels), args.seed, args.budget)
     record = result.record
     summary = records.summary(record)
     if args.json:

@@ -39,9 +39,11 @@ def play_match(
     budget: Budget | float | None = None,
     options: GameOptions | None = None,
     profile: SearchProfile | None = None,
+    budgets: Sequence[Budget | float | None] | None = None,
 ) -> MatchResult:
-    """Play a game from ``seed`` with a computer of ``levels[seat]`` in every seat; ``profile``
-    replaces the game's search profile for the ``hard`` seats (experiments)."""
+    """Play a game from ``seed`` with a computer of ``levels[seat]`` in every seat, ``hard`` ones
+    thinking within ``budget`` (or ``budgets[seat]``); ``profile`` replaces the game's search
+    profile for the ``hard`` seats (experiments)."""
     from games.ai import SearchPlayer, player_for  # the package imports this module
 
     players = len(levels)
@@ -49,7 +51,8 @@ def play_match(
     state = game.new(players, chosen, seed=seed)
     names = [f"{level}-{seat + 1}" for seat, level in enumerate(levels)]
     record = records.new_record(game, names, chosen.to_dict(), seed)
-    computers = [player_for(level, seed * 31 + seat, budget) for seat, level in enumerate(levels)]
+    limits = list(budgets) if budgets is not None else [budget] * players
+    computers = [player_for(level, seed * 31 + seat, limits[seat]) for seat, level in enumerate(levels)]
     for computer in computers:
         if isinstance(computer, SearchPlayer):
             computer.profile = profile

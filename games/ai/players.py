@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from games.ai.decision import Choice, Decision, Why
 from games.core import Game, GameOptions
@@ -29,73 +29,83 @@ def legal_or_error(game: Game[Any, Any], state: Any) -> list[Any]:
     return moves
 
 
-def simple_decision(game: Game[Any, Any], state: Any, move: Any, level: str, why: str) -> Decision:
-    """A decision of a player that does not search: the move and its immediate gain."""
-    seat = game.to_act(state)
-    assert seat is not None
-    after, _ = game.apply(state, move)
-    points = game.scores(after)[seat] - game.scores(state)[seat]
-    notation = game.format_move(state, move)
-    choice = Choice(move, notation, points=float(points), gain=game.move_gain(state, move))
-    return Decision(move, notation, seat, level, why, choices=(choice,))
+def seat_to_decide(game: Game[Any, Any], state: Any, seat: int | None) -> int:
+    """The seat to act in ``state``; raises :class:`GameError` when the game is over or when
+    ``seat`` is given and is not that seat."""
+    to_act = game.to_act(state)
+    if to_act is None:
+        raise GameError("The game is over: there is no move to choose.")
+    if seat is not None and seat != to_act:
+        raise GameError("It is not that player's turn: moves are weighed for the player to act.")
+    return to_act
 
 
 @dataclass
-class GreedyPlayer:
-    """Best immediate gain; equal gains are broken at random (seeded). The ``normal`` level."""
+class SimplePlayer:
+    """A player that answers at once from the moves' immediate gains, with its own seeded
+    generator for its random choices."""
 
     seed: int = 0
     rng: random.Random = field(init=False)
-    level = "normal"
+    level: ClassVar[str] = ""
+    why: ClassVar[str] = ""
 
     def __post_init__(self) -> None:
         self.rng = random.Random(self.seed)
 
     def choose(self, game: Game[Any, Any], state: Any) -> Any:
         """The move to play in ``state`` (the seat to act is the mover)."""
+        raise NotImplementedError
+
+    def decide(self, game: Game[Any, Any], state: Any, seat: int | None = None) -> Decision:
+        """:meth:`choose`, with its immediate points (``seat``, if given, must be to act)."""
+        seat_to_decide(game, state, seat)
+        move = self.choose(game, state)
+        mover = game.to_act(state)
+        assert mover is not None
+        after, _ = game.apply(state, move)
+        points = game.scores(after)[mover] - game.scores(state)[mover]
+        notation = game.format_move(state, move)
+        choice = Choice(move, notation, points=float(points), gain=game.move_gain(state, move))
+        return Decision(move, notation, mover, self.level, self.why, choices=(choice,))
+
+
+@dataclass
+class GreedyPlayer(SimplePlayer):
+    """Best immediate gain; equal gains are broken at random (seeded). The ``normal`` level."""
+
+    level: ClassVar[str] = "normal"
+    why: ClassVar[str] = Why.GREEDY
+
+    def choose(self, game: Game[Any, Any], state: Any) -> Any:
+        """The move with the best ``move_gain``."""
         moves = legal_or_error(game, state)
         gains = [game.move_gain(state, move) for move in moves]
         best = max(gains)
         candidates = [move for move, gain in zip(moves, gains, strict=True) if gain >= best - 1e-9]
         return candidates[self.rng.randrange(len(candidates))]
 
-    def decide(self, game: Game[Any, Any], state: Any) -> Decision:
-        """:meth:`choose`, with its immediate points."""
-        return simple_decision(game, state, self.choose(game, state), self.level, Why.GREEDY)
-
 
 @dataclass
-class RandomPlayer:
+class RandomPlayer(SimplePlayer):
     """A uniformly random legal move (seeded): for tests and benchmarks."""
 
-    seed: int = 0
-    rng: random.Random = field(init=False)
-    level = "random"
-
-    def __post_init__(self) -> None:
-        self.rng = random.Random(self.seed)
+    level: ClassVar[str] = "random"
+    why: ClassVar[str] = Why.RANDOM
 
     def choose(self, game: Game[Any, Any], state: Any) -> Any:
         """A random legal move."""
         moves = legal_or_error(game, state)
         return moves[self.rng.randrange(len(moves))]
 
-    def decide(self, game: Game[Any, Any], state: Any) -> Decision:
-        """:meth:`choose`, with its immediate points."""
-        return simple_decision(game, state, self.choose(game, state), self.level, Why.RANDOM)
-
 
 @dataclass
-class EasyPlayer:
+class EasyPlayer(SimplePlayer):
     """Greedy with randomness, so that beginners win sometimes: usually one of the few best moves
     by immediate gain (the better the likelier), now and then any legal move. The ``easy`` level."""
 
-    seed: int = 0
-    rng: random.Random = field(init=False)
-    level = "easy"
-
-    def __post_init__(self) -> None:
-        self.rng = random.Random(self.seed)
+    level: ClassVar[str] = "easy"
+    why: ClassVar[str] = Why.EASY
 
     def choose(self, game: Game[Any, Any], state: Any) -> Any:
         """A good move, not always the best."""
@@ -105,10 +115,6 @@ class EasyPlayer:
         best = game.rank_moves(state, moves)[:EASY_SPREAD]
         weights = [2 ** (len(best) - index) for index in range(len(best))]
         return self.rng.choices(best, weights=weights)[0]
-
-    def decide(self, game: Game[Any, Any], state: Any) -> Decision:
-        """:meth:`choose`, with its immediate points."""
-        return simple_decision(game, state, self.choose(game, state), self.level, Why.EASY)
 
 
 def greedy_states(

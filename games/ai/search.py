@@ -26,11 +26,13 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from games.ai.budget import Budget, Deadline
 from games.ai.decision import Choice, Decision, Step, Why
+from games.ai.players import seat_to_decide
 from games.ai.profile import SearchProfile, profile_of
 from games.core import Game, Outcome
 from games.errors import GameError
@@ -62,11 +64,25 @@ def rank_result(outcome: Outcome, seat: int) -> float:
     return beaten / len(others)
 
 
+class TimeUp(Exception):
+    """The clock ran out in the middle of a playout (the playout is dropped)."""
+
+
+LATE_CHECK = 32
+"""How many moves a greedy playout step weighs between looks at the clock."""
+
+
 def greedy_playout_move(
-    game: Game[Any, Any], state: Any, rng: random.Random, epsilon: float, sample: int | None
+    game: Game[Any, Any],
+    state: Any,
+    rng: random.Random,
+    epsilon: float,
+    sample: int | None,
+    late: Callable[[], bool] | None = None,
 ) -> Any:
     """The default playout policy: a random move with chance ``epsilon``, else the best by
-    ``move_gain`` among all legal moves (or ``sample`` random ones), ties broken at random."""
+    ``move_gain`` among all legal moves (or ``sample`` random ones), ties broken at random.
+    Raises :class:`TimeUp` when ``late()`` says so (it is asked every few moves weighed)."""
     moves = game.legal_moves(state)
     if len(moves) == 1:
         return moves[0]
@@ -75,7 +91,9 @@ def greedy_playout_move(
     pool = rng.sample(moves, sample) if sample is not None and len(moves) > sample else moves
     best_gain = -math.inf
     best: list[Any] = []
-    for move in pool:
+    for index, move in enumerate(pool):
+        if late is not None and index % LATE_CHECK == LATE_CHECK - 1 and late():
+            raise TimeUp
         gain = game.move_gain(state, move)
         if gain > best_gain + 1e-9:
             best_gain, best = gain, [move]
@@ -173,18 +191,25 @@ class RolloutSearch:
             mover = game.to_act(state)
             if mover is None or (profile.stop is not None and profile.stop(game, root, state)):
                 break
-            if self.answered and self.deadline.out_of_time():
+            if self.late():
                 return None
             if policy is not None:
                 move = policy(game, state, rng)
             else:
-                move = greedy_playout_move(game, state, rng, profile.epsilon, profile.sample)
+                try:
+                    move = greedy_playout_move(game, state, rng, profile.epsilon, profile.sample, self.late)
+                except TimeUp:
+                    return None
             after, _ = game.apply(state, move)
             if line is not None and len(line) < LINE_LENGTH:
                 points = game.scores(after)[mover] - game.scores(state)[mover]
                 line.append(Step(mover, game.format_move(state, move), points))
             state = after
         return self.judge(state)
+
+    def late(self) -> bool:
+        """True when the time is up and some candidate already has a result to go on."""
+        return self.answered and self.deadline.out_of_time()
 
     def judge(self, state: Any) -> float:
         """The searching seat's result in ``state`` (see the module docstring)."""
@@ -204,7 +229,7 @@ class RolloutSearch:
             if self.exact and candidate.results:  # one playout said all there is to know
                 played.append(candidate)
                 continue
-            if self.answered and self.deadline.out_of_time():
+            if self.late():
                 break
             after, _ = game.apply(world, candidate.move)
             line: list[Step] | None = [] if number == 0 else None
@@ -272,6 +297,25 @@ class RolloutSearch:
         rest = sorted((c for c in played if c is not best), key=lambda c: (-c.mean(), c.rank))
         return [best, *rest]
 
+    def decide(self, level: str) -> Decision:
+        """The decision: a forced move or the game's expert needs no search; else the race."""
+        game = self.game
+        world = self.world()
+        moves = game.legal_moves(world)
+        if not moves:
+            raise GameError("There is no legal move to choose from.")
+        forced = game.forced_move(world)
+        if forced is None and len(moves) == 1:
+            forced = moves[0]
+        if forced is not None:
+            return quick_decision(game, world, forced, self.seat, level, Why.FORCED, self.deadline)
+        if self.profile.expert is not None:
+            known = self.profile.expert(game, world)
+            if known is not None:
+                return quick_decision(game, world, known, self.seat, level, Why.EXPERT, self.deadline)
+        ranked = self.run(world, self.ordered(world, moves))
+        return summarize(self, world, ranked, level)
+
     def over_playouts(self, active: list[Candidate]) -> bool:
         """True when the iteration budget cannot pay for another world of ``active``."""
         limit = self.deadline.budget.iterations
@@ -296,44 +340,17 @@ class SearchPlayer:
         """The move to play in ``state`` (the seat to act is the mover)."""
         return self.decide(game, state).move
 
-    def decide(self, game: Game[Any, Any], state: Any) -> Decision:
-        """The decision for the seat to act in ``state``, read only through its view."""
+    def decide(self, game: Game[Any, Any], state: Any, seat: int | None = None) -> Decision:
+        """The decision for the seat to act in ``state``, read only through its view (``state``
+        may be the true state). ``seat``, when given, must be the seat to act (a hint for a
+        player whose turn it is not is an error)."""
         deadline = self.budget.start()
-        seat = game.to_act(state)
-        if seat is None:
-            raise GameError("The game is over: there is no move to choose.")
+        seat = seat_to_decide(game, state, seat)
         rng = random.Random(f"{self.seed}:{self.decisions}")
         self.decisions += 1
         view = game.view(state, seat)
-        return decide_on_view(game, view, seat, rng, self.profile or profile_of(game), deadline, self.level)
-
-
-def decide_on_view(
-    game: Game[Any, Any],
-    view: Any,
-    seat: int,
-    rng: random.Random,
-    profile: SearchProfile,
-    deadline: Deadline,
-    level: str = "hard",
-) -> Decision:
-    """Search from ``seat``'s view; a forced move or the game's expert needs no search."""
-    search = RolloutSearch(game, view, seat, rng, profile, deadline)
-    world = search.world()
-    moves = game.legal_moves(world)
-    if not moves:
-        raise GameError("There is no legal move to choose from.")
-    forced = game.forced_move(world)
-    if forced is None and len(moves) == 1:
-        forced = moves[0]
-    if forced is not None:
-        return quick_decision(game, world, forced, seat, level, Why.FORCED, deadline)
-    if profile.expert is not None:
-        known = profile.expert(game, world)
-        if known is not None:
-            return quick_decision(game, world, known, seat, level, Why.EXPERT, deadline)
-    ranked = search.run(world, search.ordered(world, moves))
-    return summarize(search, world, ranked, level)
+        search = RolloutSearch(game, view, seat, rng, self.profile or profile_of(game), deadline)
+        return search.decide(self.level)
 
 
 def quick_decision(

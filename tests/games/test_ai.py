@@ -205,3 +205,13 @@ def test_a_profile_can_be_replaced() -> None:
     shallow = dataclasses.replace(ai.profile_of(game), horizon=0, candidates=2)
     decision = SearchPlayer(1, SMALL, shallow).decide(game, state)
     assert len(decision.choices) <= 2 and not decision.line
+
+
+def test_a_hint_is_for_the_seat_to_act() -> None:
+    game = registry.get("geronimos")
+    state = decisions_along(game, seed=4, count=1)[0]
+    seat = game.to_act(state)
+    for player in (GreedyPlayer(), EasyPlayer(), RandomPlayer(), SearchPlayer(budget=SMALL)):
+        assert player.decide(game, state, seat).seat == seat
+        with pytest.raises(GameError):
+            player.decide(game, state, 1 - seat)
