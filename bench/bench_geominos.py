@@ -1,4 +1,4 @@
-"""Geominos benchmark: median render time of a late-game board and of ``legal_moves``.
+"""Geominos benchmark: median render time of a late-game board, of ``legal_moves`` and of ``apply``.
 
 Run: ``.venv/bin/python bench/bench_geominos.py`` (targets: render < 50 ms, legal_moves < 20 ms).
 ``--image`` also writes ``docs/images/geominos-board.png`` from a real greedy self-play game.
@@ -48,6 +48,9 @@ def main() -> None:
         f"legal_moves median, busiest second-half position ({len(GAME.legal_moves(busiest))} moves): "
         f"{median_ms(legal_busy):.2f} ms (target < 20 ms)"
     )
+    move = GAME.legal_moves(busiest)[0]
+    applies = timed(lambda: GAME.apply(busiest, move), RUNS * 5)
+    print(f"apply median, busiest position (the next seat's placements checked): {median_ms(applies):.2f} ms")
     if args.image:
         final = game(11, 3, "five")[-1]
         IMAGE.parent.mkdir(parents=True, exist_ok=True)

@@ -20,8 +20,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.timing import greedy_states, median_ms, timed
 from games import registry
-from games.puzzominos.solo import first_solution, format_place, position
 from games.puzzominos.targets import get_target
+from games.puzzosolo.game import position
+from games.puzzosolo.rules import first_solution, format_place
 from rendering.common import to_png
 from rendering.registry import renderer
 

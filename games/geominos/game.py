@@ -1,15 +1,16 @@
-"""The Geominos protocol object."""
+"""The Geominos game object: identity, phrases and the hooks of :class:`games.core.Game`, each
+delegating to :mod:`games.geominos.rules` and :mod:`games.geominos.notation`."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import replace
+import random
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from games.core import Events, Game, GameOptions, Outcome
-from games.errors import IllegalMoveError, InvalidOptionsError
+from games.core import Events, Game, GameOptions, Outcome, outcome_phrase, plural
 from games.geominos import notation, rules
-from games.geominos.state import Move, Options, State
+from games.geominos.state import EXTRA_MINUTE, Move, State
+from games.geominos.state import Options as GeominosOptions
 from games.geominos.tiles import sections_count
 
 SUMMARY = """\
@@ -28,6 +29,25 @@ The tile's name, side and clockwise rotation, and the square of the top-left cor
 placed tile's bounding box: `Chair B90 K12`. Names are case-insensitive and a unique prefix \
 is enough (`cha b90 k12`); `B` alone means `B0`. Your hand image shows every tile at A0 and B0."""
 
+PHRASES: Mapping[str, str] = {
+    "pips": "pips on light squares {points}",
+    "drew": "draws {subject}",
+    "no_fit": "has no tile that fits anywhere on the board {points}",
+    "drawn_no_fit": "cannot place {subject} anywhere on the board {points}",
+    "set_aside": "sets {subject} aside unplayed",
+    "passed": "passes",
+    "time_penalty_live": "time penalty {points}; one more minute to place a tile",
+    "time_penalty_async": "time penalty {points}; one more period to place a tile",
+    "center_tile": "game {count} begins with {subject} as the center tile",
+    "game_all_placed": "game {count} is over: every tile in play is placed",
+    "game_blocked": "game {count} is over: no player can place a tile",
+    "game_points": "was assessed {points} in game {count}",
+    rules.ALL_PLACED: "every tile in play is placed",
+    rules.BLOCKED: "no player can place a tile",
+}
+"""Reason code -> words (see :attr:`games.core.Game.phrases`); resignations, forfeits and the
+last player left use :data:`games.core.COMMON_PHRASES`."""
+
 
 class Geominos(Game[State, Move]):
     """Geominos: place tiles matching pips, keep pips off the light squares."""
@@ -37,61 +57,63 @@ class Geominos(Game[State, Move]):
     aliases: ClassVar[tuple[str, ...]] = ("geo", "geomino")
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4
-    Options: ClassVar[type[GameOptions]] = Options
+    Options: ClassVar[type[GameOptions]] = GeominosOptions
     lower_is_better: ClassVar[bool] = True
     hands_hidden: ClassVar[bool] = False
     summary: ClassVar[str] = SUMMARY
     notation_help: ClassVar[str] = NOTATION_HELP
+    phrases: ClassVar[Mapping[str, str]] = PHRASES
 
-    def new(
-        self, players: int, options: GameOptions | None = None, seed: int | None = None, deal: Any = None
-    ) -> State:
-        """A new game: shuffle (or the deal), center tile, set aside, deal; the starter to play."""
-        if not self.min_players <= players <= self.max_players:
-            raise InvalidOptionsError(f"Geominos is for 2 to 4 players, not {players}.")
-        chosen = options if options is not None else Options()
-        if not isinstance(chosen, Options):
-            raise InvalidOptionsError("Geominos needs its own options.")
-        return rules.new_state(players, chosen, 0 if seed is None else seed, deal)
+    # -- hooks ----------------------------------------------------------------------------
+
+    def _new(self, players: int, options: GeominosOptions, seed: int, deal: Any) -> State:
+        return rules.new_state(players, options, seed, deal)
 
     def to_act(self, state: State) -> int | None:
         """The seat to place a tile, or None when the game (match) is over."""
         return None if state.finished else state.turn
 
-    def legal_moves(self, state: State) -> list[Move]:
-        """Every legal placement of every tile in the hand of the seat to act."""
-        return list(state.legal)
+    def _legal_moves(self, state: State) -> list[Move]:
+        return rules.legal_moves(state)
 
-    def parse_move(self, state: State, text: str) -> Move:
-        """Notation to move (see ``notation_help``)."""
+    def _parse_move(self, state: State, text: str) -> Move:
         return notation.parse_move(state, text)
 
-    def format_move(self, state: State, move: Move) -> str:
-        """Canonical notation."""
+    def _format_move(self, state: State, move: Move) -> str:
         return notation.format_move(move)
 
-    def apply(self, state: State, move: Move) -> tuple[State, Events]:
-        """Place a legal tile; raises :class:`IllegalMoveError` for any other move."""
-        if state.finished or move not in state.legal:
-            notation.check_legal(state, move, notation.format_move(move))
-            raise IllegalMoveError(f"`{notation.format_move(move)}`: the game is over.")
+    def _why_illegal(self, state: State, move: Move) -> str:
+        return notation.why_illegal(state, move)
+
+    def _apply(self, state: State, move: Move) -> tuple[State, Events]:
         return rules.apply_move(state, move)
+
+    def _resign(self, state: State, seat: int) -> tuple[State, Events]:
+        return rules.resign(state, seat)
+
+    def _on_timeout(self, state: State) -> tuple[State, Events]:
+        """First expiry: +5 and one more period; second: the seat forfeits."""
+        return rules.on_timeout(state)
+
+    def _view(self, state: State, seat: int | None) -> State:
+        return rules.view(state)
+
+    def _determinize(self, view: State, seat: int | None, rng: random.Random) -> State:
+        return rules.determinize(view, rng)
 
     def outcome(self, state: State) -> Outcome | None:
         """Fewest total points first; forfeited seats last."""
-        return rules.outcome_of(state)
+        return rules.outcome(state)
 
     def scores(self, state: State) -> tuple[int, ...]:
         """Points so far (match totals in match play)."""
         return state.totals
 
-    def resign(self, state: State, seat: int) -> tuple[State, Events]:
-        """``seat`` forfeits; with two players the other wins, else the rest play on."""
-        return rules.forfeit(state, seat, "resigned")
+    def hand(self, state: State, seat: int) -> tuple[str, ...] | None:
+        """The tiles ``seat`` holds (everybody can see them)."""
+        return state.hands[seat]
 
-    def on_timeout(self, state: State) -> tuple[State, Events]:
-        """First expiry: +5 and one more minute (period); second: the seat forfeits."""
-        return rules.time_out(state)
+    # -- clock ----------------------------------------------------------------------------
 
     def continues_turn(self, before: State, after: State) -> bool:
         """Every placement ends the turn: when all the others were passed over, the same player
@@ -100,7 +122,7 @@ class Geominos(Game[State, Move]):
 
     def clock_label(self, options: GameOptions) -> str | None:
         """The live clock's minutes, with what happens when they run out."""
-        assert isinstance(options, Options)
+        assert isinstance(options, GeominosOptions)
         if options.clock != "live":
             return None
         return f"live, {options.minutes} min a move (then +5 and one more minute, then forfeit)"
@@ -111,38 +133,30 @@ class Geominos(Game[State, Move]):
         if state.finished or state.options.clock != "live":
             return None
         if state.penalized:
-            return float(rules.EXTRA_MINUTE)
+            return float(EXTRA_MINUTE)
         return float(state.options.minutes * 60)
 
-    def view(self, state: State, seat: int | None) -> State:
-        """Hands are public; the deck (its order, the decks of a deal, the seed) and the
-        set-aside tiles are hidden."""
-        hidden = ("?",) * len(state.deck)
-        return replace(state, deck=hidden, aside=("?",) * len(state.aside), decks=(), seed=0)
-
-    def hand(self, state: State, seat: int) -> tuple[str, ...] | None:
-        """The tiles ``seat`` holds (everybody can see them)."""
-        return state.hands[seat]
+    # -- presentation and AI helpers ------------------------------------------------------
 
     def describe(self, state: State, names: Sequence[str]) -> str:
         """Game of the match, hands and deck, and a time penalty pending."""
         parts: list[str] = []
         if state.options.match == "on":
-            parts.append(f"Game {state.game_index + 1} of {state.players}.")
-        hands = ", ".join(f"{names[seat]}: {len(hand)}" for seat, hand in enumerate(state.hands))
+            parts.append(f"Game {state.game_index + 1} of {state.games}.")
         if state.options.mode != "one":
+            hands = ", ".join(f"{names[seat]}: {len(hand)}" for seat, hand in enumerate(state.hands))
             parts.append(f"Tiles in hand: {hands}.")
         parts.append(f"Deck: {len(state.deck)}.")
         if state.penalized and state.turn is not None:
             parts.append("Time penalty taken: place a tile in the extra time or forfeit.")
-        if state.finished:
-            parts.append(f"Game over: {state.reason}.")
+        ended = self.outcome(state)
+        if ended is not None:
+            parts.append(f"Game over: {outcome_phrase(self, ended, names)}.")
         return " ".join(parts)
 
     def move_label(self, state: State, move: Move) -> str:
         """The notation with the points it costs."""
-        cost = rules.move_cost(move)
-        return f"{notation.format_move(move)} · {cost} point{'s' if cost != 1 else ''}"
+        return f"{notation.format_move(move)} · {plural(rules.move_cost(move), 'point')}"
 
     def move_gain(self, state: State, move: Move) -> float:
         """Minus the points the placement costs (bigger tiles first among equals)."""

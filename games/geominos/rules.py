@@ -1,55 +1,81 @@
-"""The rules: setting up a game, legal placements, playing a move, passes, time-outs, forfeits
-and match play. Everything returns new states; nothing is mutated."""
+"""The rules as pure functions of a :class:`~games.geominos.state.State`: setting up a game,
+legal placements, playing a move, passes, time-outs, forfeits, match play, and what a seat may
+see. Everything returns new states; nothing is mutated.
+
+Events carry reason codes; their words are the ``phrases`` of
+:class:`~games.geominos.game.Geominos`.
+"""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
+from functools import cache
 from typing import Any
 
-from games.core import Event, Outcome, rank_by_scores, seeded_rng
-from games.errors import InvalidOptionsError
+from games.core import Event, EventKind, Events, Outcome, rank_by_scores, seeded_rng
+from games.errors import InvalidOptionsError, quote
 from games.geominos.board import SIZE, center_origin, placement_cost
-from games.geominos.state import HAND_SIZE, Move, Options, Placed, State
+from games.geominos.state import (
+    HAND_SIZE,
+    NO_PLACEMENT_PENALTY,
+    TIME_PENALTY,
+    Move,
+    Options,
+    Placed,
+    State,
+)
 from games.geominos.tiles import TILE_NAMES, pose, poses
 
-NO_PLACEMENT_PENALTY = 5
-TIME_PENALTY = 5
-EXTRA_MINUTE = 60
+HIDDEN = "?"
+"""How a view shows a card it hides."""
+TILES_BY_LOWER = {tile.lower(): tile for tile in TILE_NAMES}
+
+# Reason codes of the events and outcomes (their words are the game's phrases).
+ALL_PLACED = "all_placed"
+BLOCKED = "blocked"
+LAST_STANDING = "last_standing"
 
 
 # -- set-up ---------------------------------------------------------------------------------
 
 
 def resolve_tile(name: str) -> str | None:
-    """The tile named ``name`` (any case), or None."""
-    for tile in TILE_NAMES:
-        if tile.lower() == name.strip().lower():
-            return tile
-    return None
+    """The tile named ``name`` (any case, spaces around ignored), or None."""
+    return TILES_BY_LOWER.get(name.strip().lower())
 
 
-def read_deal(deal: Any) -> tuple[tuple[str, ...], ...]:
-    """The decks of an explicit deal: a list of 21 tile names (one game), or a list of such
-    lists (one per game of a match). Raises :class:`InvalidOptionsError` when malformed."""
+def read_deal(deal: Any, games: int) -> tuple[tuple[str, ...], ...]:
+    """The decks of an explicit deal: a list of the 21 tile names (one game), or a list of such
+    lists (one per game of a match, at most ``games``). Raises :class:`InvalidOptionsError`
+    when it is anything else."""
+    shape = "A Geominos deal is a list of the 21 tile names, or a list of such lists (one per game)."
     if not isinstance(deal, list | tuple) or not deal:
-        raise InvalidOptionsError("A Geominos deal is a list of the 21 tile names, or a list of such lists.")
+        raise InvalidOptionsError(shape)
     raw_decks = [deal] if all(isinstance(card, str) for card in deal) else list(deal)
-    decks = []
-    for number, raw in enumerate(raw_decks, start=1):
-        if not isinstance(raw, list | tuple) or not all(isinstance(card, str) for card in raw):
-            raise InvalidOptionsError(f"Deck {number} of the deal must be a list of tile names.")
-        names = [resolve_tile(card) for card in raw]
-        unknown = [card for card, name in zip(raw, names, strict=True) if name is None]
-        if unknown:
-            raise InvalidOptionsError(
-                f"Deck {number} names unknown tiles {unknown}; the tiles are: {', '.join(TILE_NAMES)}."
-            )
-        known = [name for name in names if name is not None]
-        if sorted(known) != sorted(TILE_NAMES):
-            raise InvalidOptionsError(f"Deck {number} must list each of the 21 tiles exactly once.")
-        decks.append(tuple(known))
-    return tuple(decks)
+    if len(raw_decks) > games:
+        raise InvalidOptionsError(f"{shape} This game has {games} game{'s' if games > 1 else ''}.")
+    return tuple(read_deck(number, raw) for number, raw in enumerate(raw_decks, start=1))
+
+
+def read_deck(number: int, raw: Any) -> tuple[str, ...]:
+    """Deck ``number`` of a deal: each of the 21 tiles once, by name."""
+    if not isinstance(raw, list | tuple) or not all(isinstance(card, str) for card in raw):
+        raise InvalidOptionsError(f"Deck {number} of the deal must be a list of tile names.")
+    if len(raw) != len(TILE_NAMES):
+        raise InvalidOptionsError(
+            f"Deck {number} of the deal must list each of the 21 tiles once, not {len(raw)} names."
+        )
+    names = [resolve_tile(card) for card in raw]
+    unknown = [quote(card) for card, name in zip(raw, names, strict=True) if name is None]
+    if unknown:
+        named, tiles = ", ".join(unknown[:3]), ", ".join(TILE_NAMES)
+        raise InvalidOptionsError(f"Deck {number} names unknown tiles {named}; the tiles are: {tiles}.")
+    known = tuple(name for name in names if name is not None)
+    if len(set(known)) != len(TILE_NAMES):
+        raise InvalidOptionsError(f"Deck {number} of the deal must list each of the 21 tiles exactly once.")
+    return known
 
 
 def deck_for(seed: int, decks: tuple[tuple[str, ...], ...], game_index: int) -> tuple[str, ...]:
@@ -69,7 +95,8 @@ def seat_order(players: int, first: int, forfeited: Iterable[int]) -> list[int]:
 
 def new_state(players: int, options: Options, seed: int, deal: Any) -> State:
     """A new game (the first of a match), up to the first seat that can place a tile."""
-    decks = read_deal(deal) if deal is not None else ()
+    games = players if options.match == "on" else 1
+    decks = read_deal(deal, games) if deal is not None else ()
     empty = tuple(() for _ in range(players))
     zero = tuple(0 for _ in range(players))
     blank = State(options, seed, decks, 0, 0, (), empty, (), (), None, zero, zero)
@@ -77,41 +104,47 @@ def new_state(players: int, options: Options, seed: int, deal: Any) -> State:
     return state
 
 
-def start_game(state: State, game_index: int, starter: int) -> tuple[State, tuple[Event, ...]]:
+def start_game(state: State, game_index: int, starter: int) -> tuple[State, Events]:
     """Shuffle, place the center tile, set aside and deal; then the starter's turn."""
     order = seat_order(state.players, starter, state.forfeited)
     cards = list(deck_for(state.seed, state.decks, game_index))
     center_tile = cards.pop(0)
-    center_pose = pose(center_tile, "A", 0)
-    row, col = center_origin(center_pose)
+    row, col = center_origin(pose(center_tile, "A", 0))
     center = Placed(center_tile, "A", 0, row, col, None, 0)
-    aside: list[str] = []
+    unseen: list[str] = []
     if len(order) == 3:
-        aside, cards = cards[-2:], cards[:-2]
+        unseen, cards = cards[-2:], cards[:-2]
     hands: list[list[str]] = [[] for _ in range(state.players)]
     mode = state.options.mode
     dealt = len(cards) if mode == "all" else (HAND_SIZE * len(order) if mode == "five" else 0)
     for index in range(min(dealt, len(cards))):
         hands[order[index % len(order)]].append(cards[index])
-    cards = cards[dealt:]
     fresh = replace(
         state,
         game_index=game_index,
-        starter=order[0] if order else starter,
+        starter=order[0],
         board=(center,),
         hands=tuple(tuple(hand) for hand in hands),
-        deck=tuple(cards),
-        aside=tuple(aside),
+        deck=tuple(cards[dealt:]),
+        unseen=tuple(unseen),
+        aside=(),
         turn=None,
         points=tuple(0 for _ in range(state.players)),
         penalized=False,
         last=None,
     )
-    events = (Event("info", f"Game {game_index + 1}: {center_tile} is the center tile."),)
-    return next_turn(fresh, order[0] if order else starter, events)
+    began = Event(EventKind.INFO, reason="center_tile", count=game_index + 1, subject=center_tile)
+    return next_turn(fresh, order[0], (began,))
 
 
 # -- legal placements -----------------------------------------------------------------------
+
+
+@cache
+def _moves_of(tile: str, side: str, rotation: int) -> list[Move | None]:
+    """The moves placing one pose, by the square of its top-left corner, made when first needed
+    (a move is a value: sharing one saves making it again for every state)."""
+    return [None] * (SIZE * SIZE)
 
 
 def _candidates(state: State, tile: str) -> Iterator[Move]:
@@ -128,9 +161,13 @@ def _candidates(state: State, tile: str) -> Iterator[Move]:
                 if 0 <= top <= last_row and 0 <= left <= last_col:
                     origins.add(top * SIZE + left)
         mask = shape.mask
+        made = _moves_of(tile, shape.side, shape.rotation)
         for origin in sorted(origins):
             if not (mask << origin) & occupied:
-                yield Move(tile, shape.side, shape.rotation, origin // SIZE, origin % SIZE)
+                move = made[origin]
+                if move is None:
+                    move = made[origin] = Move(tile, shape.side, shape.rotation, *divmod(origin, SIZE))
+                yield move
 
 
 def placements(state: State, hand: Sequence[str]) -> list[Move]:
@@ -139,6 +176,13 @@ def placements(state: State, hand: Sequence[str]) -> list[Move]:
     for tile in dict.fromkeys(hand):
         found.extend(_candidates(state, tile))
     return found
+
+
+def legal_moves(state: State) -> list[Move]:
+    """Every legal placement of the seat to act (none when the game is over)."""
+    if state.turn is None or state.finished:
+        return []
+    return placements(state, state.hands[state.turn])
 
 
 def can_place(state: State, hand: Sequence[str]) -> bool:
@@ -175,7 +219,31 @@ def all_placed(state: State) -> bool:
     return not any(hand for seat, hand in enumerate(state.hands) if seat not in state.forfeited)
 
 
-def next_turn(state: State, first: int, events: tuple[Event, ...]) -> tuple[State, tuple[Event, ...]]:
+def _draw_one(state: State, seat: int) -> tuple[State, Event]:
+    """The top card's tile goes to ``seat``'s hand."""
+    drawn = state.deck[0]
+    after = replace(_with_hand(state, seat, (*state.hands[seat], drawn)), deck=state.deck[1:])
+    return after, Event(EventKind.DRAW, seat=seat, reason="drew", count=1, subject=drawn)
+
+
+def _pass_over(state: State, seat: int) -> tuple[State, list[Event]]:
+    """``seat`` holds tiles and none fits: +5 and the turn passes (in One-Tile its drawn tile
+    is set aside, unplayed)."""
+    hand = state.hands[seat]
+    state = _add_points(state, seat, NO_PLACEMENT_PENALTY)
+    if state.options.mode != "one":
+        penalty = Event(EventKind.SCORE, seat=seat, points=NO_PLACEMENT_PENALTY, reason="no_fit")
+        return state, [penalty, Event(EventKind.PASS, seat=seat, reason="passed")]
+    tile = hand[0]
+    state = replace(_with_hand(state, seat, ()), aside=(*state.aside, tile))
+    return state, [
+        Event(EventKind.SCORE, seat=seat, points=NO_PLACEMENT_PENALTY, reason="drawn_no_fit", subject=tile),
+        Event(EventKind.DISCARD, seat=seat, reason="set_aside", subject=tile),
+        Event(EventKind.PASS, seat=seat, reason="passed"),
+    ]
+
+
+def next_turn(state: State, first: int, events: Events) -> tuple[State, Events]:
     """Give the turn to ``first`` or the next seat (to the left) that can place a tile.
 
     Seats with no legal placement are assessed 5 points and passed over (in One-Tile their drawn
@@ -183,59 +251,53 @@ def next_turn(state: State, first: int, events: tuple[Event, ...]) -> tuple[Stat
     place any tile.
     """
     order = seat_order(state.players, first, state.forfeited)
-    if len(order) < 2:
-        return end_game(state, "only one player is left", events)
     log = list(events)
     idle = 0
     step = 0
     while True:
         if all_placed(state):
-            return end_game(state, "every tile is placed", tuple(log))
+            return end_game(state, ALL_PLACED, tuple(log))
         seat = order[step % len(order)]
         step += 1
         if state.options.mode == "one" and not state.hands[seat]:
-            drawn = state.deck[0]
-            state = replace(_with_hand(state, seat, (drawn,)), deck=state.deck[1:])
-            log.append(Event("draw", f"seat {seat + 1} draws {drawn}", seat))
+            state, drew = _draw_one(state, seat)
+            log.append(drew)
         hand = state.hands[seat]
         if hand and can_place(state, hand):
             return replace(state, turn=seat, penalized=False), tuple(log)
         if hand:
-            state = _add_points(state, seat, NO_PLACEMENT_PENALTY)
-            log.append(
-                Event(
-                    "score",
-                    f"seat {seat + 1}: no legal placement +{NO_PLACEMENT_PENALTY}",
-                    seat,
-                    NO_PLACEMENT_PENALTY,
-                )
-            )
-            log.append(Event("pass", "", seat))  # the score event above says it
-            if state.options.mode == "one":
-                state = replace(_with_hand(state, seat, ()), aside=(*state.aside, *hand))
+            state, passed = _pass_over(state, seat)
+            log.extend(passed)
         idle += 1
         if state.options.mode != "one" and idle >= len(order):
-            return end_game(state, "no player can place a tile", tuple(log))
+            return end_game(state, BLOCKED, tuple(log))
 
 
-def end_game(state: State, reason: str, events: tuple[Event, ...]) -> tuple[State, tuple[Event, ...]]:
-    """End the current game: start the next game of a match, or finish."""
+def _game_summary(state: State, reason: str) -> list[Event]:
+    """A game of a match is over: why, then what each seat still playing was assessed in it."""
     number = state.game_index + 1
-    past = (*state.past_games, state.points)
-    summary = ", ".join(f"seat {seat + 1}: {points}" for seat, points in enumerate(state.points))
+    summary = [Event(EventKind.ROUND_END, reason=f"game_{reason}", count=number)]
+    summary.extend(
+        Event(EventKind.ROUND_END, seat=seat, points=state.points[seat], reason="game_points", count=number)
+        for seat in seat_order(state.players, 0, state.forfeited)
+    )
+    return summary
+
+
+def end_game(state: State, reason: str, events: Events) -> tuple[State, Events]:
+    """End the current game (``reason``: :data:`ALL_PLACED` or :data:`BLOCKED`): start the next
+    game of a match, or finish."""
+    done = replace(state, past_games=(*state.past_games, state.points), turn=None, penalized=False)
+    log = [*events, *(_game_summary(state, reason) if state.games > 1 else ())]
     playing = seat_order(state.players, 0, state.forfeited)
-    games = state.players if state.options.match == "on" else 1
-    done = replace(state, past_games=past, turn=None, penalized=False)
-    if number < games and len(playing) >= 2:
-        log = (*events, Event("round_end", f"game {number} of {games} over ({reason}): {summary}"))
-        starter = (state.starter + 1) % state.players
-        following, more = start_game(done, number, starter)
+    if state.game_index + 1 < state.games and len(playing) >= 2:
+        following, more = start_game(done, state.game_index + 1, (state.starter + 1) % state.players)
         return following, (*log, *more)
-    finished = replace(done, finished=True, reason=reason)
-    return finished, (*events, Event("game_end", f"game over: {reason}"))
+    finished = replace(done, finished=True, reason=reason, reason_seat=None)
+    return finished, (*log, Event(EventKind.GAME_END, reason=reason))
 
 
-def apply_move(state: State, move: Move) -> tuple[State, tuple[Event, ...]]:
+def apply_move(state: State, move: Move) -> tuple[State, Events]:
     """Place a legal tile for the seat to act, draw (Five-Tile), then the next turn."""
     seat = state.turn
     assert seat is not None
@@ -252,61 +314,89 @@ def apply_move(state: State, move: Move) -> tuple[State, tuple[Event, ...]]:
         turn=None,
     )
     after = _add_points(after, seat, cost)
-    events: list[Event] = [Event("score", f"pips on light squares +{cost}", seat, cost)]
+    events: list[Event] = [Event(EventKind.SCORE, seat=seat, points=cost, reason="pips", subject=move.tile)]
     if state.options.mode == "five" and after.deck:
-        drawn = after.deck[0]
-        after = replace(_with_hand(after, seat, (*after.hands[seat], drawn)), deck=after.deck[1:])
-        events.append(Event("draw", f"draws {drawn}", seat))
+        after, drew = _draw_one(after, seat)
+        events.append(drew)
     return next_turn(after, (seat + 1) % state.players, tuple(events))
 
 
-def forfeit(state: State, seat: int, why: str) -> tuple[State, tuple[Event, ...]]:
-    """``seat`` forfeits: it ranks last and its tiles leave play; the others play on if two or
-    more are left."""
-    if state.finished or seat in state.forfeited:
-        return state, ()
+def resign(state: State, seat: int, reason: str = "resigned") -> tuple[State, Events]:
+    """``seat`` (still playing, game not over) forfeits: it ranks last and its tiles leave
+    play; the others play on if two or more are left. ``reason`` is the forfeit's phrase code."""
     after = replace(
         _with_hand(state, seat, ()),
         forfeited=state.forfeited | {seat},
         aside=(*state.aside, *state.hands[seat]),
         plies=state.plies + 1,
     )
-    events = (Event("forfeit", f"seat {seat + 1} {why} and forfeits", seat),)
+    events: Events = (Event(EventKind.FORFEIT, seat=seat, reason=reason),)
     playing = seat_order(after.players, 0, after.forfeited)
     if len(playing) < 2:
+        left = playing[0] if playing else None
         finished = replace(
             after,
             turn=None,
             finished=True,
             penalized=False,
-            reason=f"seat {seat + 1} {why}",
+            reason=LAST_STANDING,
+            reason_seat=left,
             past_games=(*after.past_games, after.points),
         )
-        return finished, (*events, Event("game_end", "game over: one player is left"))
+        return finished, (*events, Event(EventKind.GAME_END, seat=left, reason=LAST_STANDING))
     if state.turn == seat:
         return next_turn(replace(after, turn=None), (seat + 1) % state.players, events)
     if all_placed(after):
-        return end_game(after, "every tile is placed", events)
+        return end_game(after, ALL_PLACED, events)
     return after, events
 
 
-def time_out(state: State) -> tuple[State, tuple[Event, ...]]:
-    """The seat to act ran out of time: +5 and one more period the first time, then forfeit."""
+def on_timeout(state: State) -> tuple[State, Events]:
+    """The seat to act ran out of time: +5 and one more period the first time, then it forfeits."""
     seat = state.turn
-    if seat is None or state.finished:
-        return state, ()
+    assert seat is not None
     if state.penalized:
-        return forfeit(state, seat, "ran out of time twice")
+        return resign(state, seat, "forfeit_timeout")
     after = replace(_add_points(state, seat, TIME_PENALTY), penalized=True, plies=state.plies + 1)
-    extra = "one more minute" if state.options.clock == "live" else "one more period"
-    return after, (
-        Event("timeout", f"time penalty +{TIME_PENALTY}; {extra} to place a tile", seat, TIME_PENALTY),
-    )
+    reason = f"time_penalty_{state.options.clock}"
+    return after, (Event(EventKind.TIMEOUT, seat=seat, points=TIME_PENALTY, reason=reason),)
 
 
-def outcome_of(state: State) -> Outcome | None:
+def outcome(state: State) -> Outcome | None:
     """Final standings: fewest total points first, forfeited seats last."""
     if not state.finished:
         return None
     ranks = rank_by_scores(state.totals, lower_is_better=True, forfeited=state.forfeited)
-    return Outcome(state.totals, ranks, state.reason, frozenset(state.forfeited))
+    return Outcome(state.totals, ranks, state.reason, frozenset(state.forfeited), state.reason_seat)
+
+
+# -- hidden information -----------------------------------------------------------------------
+
+
+def view(state: State) -> State:
+    """What every seat sees (hands are public): the deck's order, the unseen cards, the decks
+    of a deal and the seed hidden."""
+    return replace(
+        state,
+        deck=(HIDDEN,) * len(state.deck),
+        unseen=(HIDDEN,) * len(state.unseen),
+        decks=(),
+        seed=0,
+    )
+
+
+def determinize(seen: State, rng: random.Random) -> State:
+    """A whole state with the same view: the deck and the unseen cards drawn at random from the
+    tiles the view leaves unaccounted for, and a fresh seed for the later games of a match."""
+    known = {placed.tile for placed in seen.board}
+    known.update(tile for hand in seen.hands for tile in hand)
+    known.update(seen.aside)
+    missing = [tile for tile in TILE_NAMES if tile not in known]
+    rng.shuffle(missing)
+    size = len(seen.deck)
+    return replace(
+        seen,
+        deck=tuple(missing[:size]),
+        unseen=tuple(missing[size:]),
+        seed=rng.getrandbits(63),
+    )

@@ -1,38 +1,63 @@
-"""Values of a Geominos game: options, placed tiles, moves and the state."""
+"""Values of a Geominos game: options, placed tiles, moves, the state and the rules' numbers."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
 
-from games.core import GameOptions, require_choice, require_range
+from games.core import GameOptions, option
 from games.geominos.board import SIZE
 from games.geominos.tiles import Pose, pose
 
-MODES = ("five", "all", "one")
-CLOCKS = ("live", "async")
-MATCH = ("off", "on")
 HAND_SIZE = 5
 """Tiles each player takes before play in the Five-Tile game."""
+NO_PLACEMENT_PENALTY = 5
+"""Points for a seat none of whose tiles fits anywhere (the turn then passes)."""
+TIME_PENALTY = 5
+"""Points for running out of time the first time in a turn."""
+EXTRA_MINUTE = 60
+"""Seconds the live clock gives after a time penalty."""
 
 
 @dataclass(frozen=True)
 class Options(GameOptions):
     """Variants: how the tiles are given out, the clock, and match play (defaults first)."""
 
-    mode: str = "five"
-    clock: str = "live"
-    minutes: int = 2
-    hours: int = 24
-    match: str = "off"
-
-    def validate(self) -> None:
-        """Check every option's range."""
-        require_choice("mode", self.mode, MODES)
-        require_choice("clock", self.clock, CLOCKS)
-        require_range("minutes", self.minutes, 1, 3)
-        require_range("hours", self.hours, 1, 168)
-        require_choice("match", self.match, MATCH)
+    mode: str = option(
+        "five",
+        choices=("five", "all", "one"),
+        labels={
+            "five": "Five-Tile: hold 5, draw after each placement",
+            "all": "All-Tile: every tile dealt before play",
+            "one": "One-Tile: draw one tile and place it",
+        },
+        help="How the tiles are given out",
+    )
+    clock: str = option(
+        "live",
+        choices=("live", "async"),
+        labels={
+            "live": "live: 1-3 minutes a move, +5 and one more minute, then forfeit",
+            "async": "async: hours a move, +5 and the same time again, then forfeit",
+        },
+        help="Live minutes per move, or async hours per move",
+    )
+    minutes: int = option(
+        2,
+        choices=(1, 2, 3),
+        labels={1: "1 minute (advanced)", 2: "2 minutes (intermediate)", 3: "3 minutes (beginners)"},
+        help="Live clock: minutes per move",
+    )
+    hours: int = option(24, low=1, high=168, help="Async clock: hours per move (1-168)")
+    match: str = option(
+        "off",
+        choices=("off", "on"),
+        labels={
+            "off": "off: one game",
+            "on": "on: one game per player, the starter rotating, points add up",
+        },
+        help="Match play: as many games as players",
+    )
 
     def describe(self) -> str:
         """A short summary, e.g. ``Five-Tile, live clock 2 min a move, single game``."""
@@ -48,7 +73,8 @@ class Options(GameOptions):
 @dataclass(frozen=True)
 class Move:
     """A placement: the tile, its side and clockwise rotation, and the square (row, column from
-    0) of the top-left corner of its bounding box."""
+    0) of the top-left corner of its bounding box. Placing is the only move: a seat with no
+    legal placement is passed over by the rules, not by a move."""
 
     tile: str
     side: str
@@ -89,11 +115,15 @@ class State:
     """A whole game (or match).
 
     ``board`` lists the placed tiles, the center tile first. ``hands[seat]`` are the tiles a seat
-    holds (in One-Tile, the tile drawn for the current turn). ``deck`` is the rest of the deck,
-    top card first; ``aside`` the cards set aside unplayed (three players, tiles that found no
-    place in One-Tile, the hands of forfeited seats). ``points`` are this game's points,
-    ``totals`` the match totals (equal to ``points`` outside match play). ``penalized`` is True
-    once the seat to act has had its first time-out this turn.
+    holds (in One-Tile, the tile drawn for the current turn); every hand is public. ``deck`` is
+    the rest of the deck, top card first; ``unseen`` the two cards set aside unseen with three
+    players; ``aside`` the tiles set aside in the open (tiles that found no place in One-Tile,
+    the hands of forfeited seats). A view hides the order of ``deck`` and the tiles of
+    ``unseen`` (each shown as ``"?"``), the ``decks`` of an explicit deal and the ``seed``.
+    ``points`` are this game's points, ``totals`` the match totals (equal to ``points`` outside
+    match play). ``penalized`` is True once the seat to act has had its first time-out this
+    turn. ``reason`` is the phrase code of how the game (match) ended, ``reason_seat`` the
+    seat it speaks of.
     """
 
     options: Options
@@ -104,14 +134,16 @@ class State:
     board: tuple[Placed, ...]
     hands: tuple[tuple[str, ...], ...]
     deck: tuple[str, ...]
-    aside: tuple[str, ...]
+    unseen: tuple[str, ...]
     turn: int | None
     points: tuple[int, ...]
     totals: tuple[int, ...]
+    aside: tuple[str, ...] = ()
     forfeited: frozenset[int] = frozenset()
     penalized: bool = False
     finished: bool = False
     reason: str = ""
+    reason_seat: int | None = None
     last: int | None = None
     plies: int = 0
     past_games: tuple[tuple[int, ...], ...] = ()
@@ -120,6 +152,11 @@ class State:
     def players(self) -> int:
         """How many seats."""
         return len(self.hands)
+
+    @property
+    def games(self) -> int:
+        """How many games the match has (1 outside match play)."""
+        return self.players if self.options.match == "on" else 1
 
     @cached_property
     def grid(self) -> tuple[int, ...]:
@@ -169,12 +206,3 @@ class State:
             for value in near:
                 found[value].append((row, col))
         return {value: tuple(squares) for value, squares in found.items()}
-
-    @cached_property
-    def legal(self) -> tuple[Move, ...]:
-        """Every legal placement of the seat to act (computed once per state)."""
-        from games.geominos.rules import placements  # the rules import this module
-
-        if self.turn is None or self.finished:
-            return ()
-        return tuple(placements(self, self.hands[self.turn]))

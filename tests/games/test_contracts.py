@@ -36,15 +36,6 @@ NAMES = ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay")
 SEAT_WORDS = re.compile(r"\bseat \d", re.IGNORECASE)
 PLIES_BEFORE_CHECK = (0, 3, 11, 40)
 
-PENDING: set[str] = {"geominos"}
-"""Games not yet moved to the template (each is removed from here as it is moved)."""
-
-
-def contract(game: Game[Any, Any]) -> None:
-    if game.name in PENDING:
-        pytest.xfail(f"{game.name} has not moved to the game template yet")
-
-
 def states_along(game: Game[Any, Any], players: int, seed: int, plies: int) -> list[Any]:
     """The states of a random game, up to ``plies`` moves (fewer if it ends)."""
     state = game.new(players, game.Options(), seed=seed)
@@ -65,7 +56,6 @@ def sample_states(game: Game[Any, Any], seed: int = 4) -> list[Any]:
 
 @pytest.mark.parametrize("game", GAMES, ids=GAME_IDS)
 def test_a_view_keeps_no_seed_or_deal(game: Game[Any, Any]) -> None:
-    contract(game)
     for state in sample_states(game):
         for viewer in [None, *range(game.players(state))]:
             seen = game.view(state, viewer)
@@ -76,7 +66,6 @@ def test_a_view_keeps_no_seed_or_deal(game: Game[Any, Any]) -> None:
 
 @pytest.mark.parametrize("game", GAMES, ids=GAME_IDS)
 def test_determinized_states_keep_the_view(game: Game[Any, Any]) -> None:
-    contract(game)
     for state in sample_states(game):
         for viewer in range(game.players(state)):
             seen = game.view(state, viewer)
@@ -89,7 +78,6 @@ def test_determinized_states_keep_the_view(game: Game[Any, Any]) -> None:
 
 @pytest.mark.parametrize("game", GAMES, ids=GAME_IDS)
 def test_determinized_states_play_to_the_end(game: Game[Any, Any]) -> None:
-    contract(game)
     for state in sample_states(game)[1:]:
         viewer = game.to_act(state)
         if viewer is None:
@@ -105,7 +93,6 @@ def test_determinized_states_play_to_the_end(game: Game[Any, Any]) -> None:
 
 @pytest.mark.parametrize("game", GAMES, ids=GAME_IDS)
 def test_apply_refuses_stale_and_foreign_moves(game: Game[Any, Any]) -> None:
-    contract(game)
     here = states_along(game, game.min_players, 21, 30)
     there = states_along(game, game.max_players, 22, 30)
     for state in here:
@@ -126,7 +113,6 @@ def test_apply_refuses_stale_and_foreign_moves(game: Game[Any, Any]) -> None:
 
 @pytest.mark.parametrize("game", GAMES, ids=GAME_IDS)
 def test_apply_refuses_moves_after_the_end(game: Game[Any, Any]) -> None:
-    contract(game)
     states = states_along(game, game.min_players, 8, 100_000)
     final = states[-1]
     assert game.to_act(final) is None
@@ -137,7 +123,6 @@ def test_apply_refuses_moves_after_the_end(game: Game[Any, Any]) -> None:
 
 @pytest.mark.parametrize("game", GAMES, ids=GAME_IDS)
 def test_resign_refuses_unknown_and_repeated_seats(game: Game[Any, Any]) -> None:
-    contract(game)
     players = game.max_players
     state = game.new(players, game.Options(), seed=3)
     for seat in (-1, players, players + 5, 10**9):
@@ -184,7 +169,6 @@ def check_parse(game: Game[Any, Any], state: Any, text: str) -> None:
 
 @pytest.mark.parametrize("game", GAMES, ids=GAME_IDS)
 def test_parse_raises_only_game_errors(game: Game[Any, Any]) -> None:
-    contract(game)
     states = [state for state in sample_states(game, seed=9) if game.to_act(state) is not None]
     notations = [game.format_move(state, move) for state in states for move in game.legal_moves(state)[:30]]
 
@@ -207,7 +191,6 @@ def test_parse_raises_only_game_errors(game: Game[Any, Any]) -> None:
 
 @pytest.mark.parametrize("game", GAMES, ids=GAME_IDS)
 def test_huge_input_is_refused_at_once(game: Game[Any, Any]) -> None:
-    contract(game)
     state = game.new(game.min_players, game.Options(), seed=1)
     for text in ("7" * 100_000, "A" * 100_000, "@" * 50_000 + "1" * 50_000, "x" * (MAX_MOVE_TEXT + 1)):
         started = time.perf_counter()
@@ -218,7 +201,6 @@ def test_huge_input_is_refused_at_once(game: Game[Any, Any]) -> None:
 
 @pytest.mark.parametrize("game", GAMES, ids=GAME_IDS)
 def test_events_are_facts_with_phrases(game: Game[Any, Any]) -> None:
-    contract(game)
     for seed in range(3):
         state = game.new(game.max_players, game.Options(), seed=seed)
         chooser = RandomPlayer(seed)
@@ -240,7 +222,6 @@ def test_events_are_facts_with_phrases(game: Game[Any, Any]) -> None:
 
 @pytest.mark.parametrize("game", GAMES, ids=GAME_IDS)
 def test_resign_and_timeout_events_have_phrases(game: Game[Any, Any]) -> None:
-    contract(game)
     state = game.new(game.max_players, game.Options(), seed=2)
     for _, events in (game.resign(state, 0), game.on_timeout(state)):
         for event in events:

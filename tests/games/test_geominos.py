@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import time
 from collections import Counter
 from dataclasses import replace
 
@@ -12,15 +13,17 @@ from hypothesis import strategies as st
 
 from games import registry
 from games.ai import GreedyPlayer, RandomPlayer
-from games.core import Event
+from games.core import Event, EventKind, event_phrase, outcome_phrase
 from games.errors import IllegalMoveError, InvalidMoveError, InvalidOptionsError
-from games.geominos import GAME, Move, Options, State
+from games.geominos import GAME, Move, Options, State, notation
 from games.geominos.board import SIZE, assessed, in_center, is_light, parse_square, square_name
-from games.geominos.rules import forfeit, move_cost, next_turn, placements
+from games.geominos.rules import deck_for, move_cost, next_turn, placements
 from games.geominos.state import Placed
 from games.geominos.tiles import TILE_NAMES, TILE_TABLE, pose, poses, sections_count, shape_cells
+from games.records import Record, new_record, replay
 
 JOE, ANNA = 0, 1
+NAMES = ("Joe", "Anna", "Cara", "Dan")
 REST = [name for name in TILE_NAMES if name not in ("Chair", "Seahorse", "Gorilla")]
 
 
@@ -35,6 +38,15 @@ def new(players: int = 2, deal: list[str] | None = None, seed: int = 1, **option
 
 def play(state: State, text: str) -> tuple[State, tuple[Event, ...]]:
     return GAME.apply(state, GAME.parse_move(state, text))
+
+
+def legal(state: State) -> list[Move]:
+    return GAME.legal_moves(state)
+
+
+def words(events: tuple[Event, ...], players: int = 2) -> list[str]:
+    """The events as a player reads them (the bot puts the name first)."""
+    return [event_phrase(GAME, event, NAMES[:players]) for event in events]
 
 
 def touching(state: State, move: Move, tile: str | None = None) -> list[tuple[int, int]]:
@@ -130,7 +142,7 @@ def test_center_tile_is_side_a_centered_on_k11() -> None:
 def test_modes_deal(mode: str, players: int, sizes: list[int], deck_left: int, aside: int) -> None:
     state = new(players, seed=9, mode=mode)
     assert [len(hand) for hand in state.hands] == sizes
-    assert len(state.deck) == deck_left and len(state.aside) == aside
+    assert len(state.deck) == deck_left and len(state.unseen) == aside and state.aside == ()
     assert state.turn == 0
 
 
@@ -139,7 +151,7 @@ def test_deal_order_is_round_robin_and_three_players_set_the_last_two_aside() ->
     state = new(3, deal=cards, mode="five")
     assert state.hands[0] == tuple(cards[1:16:3])
     assert state.hands[1] == tuple(cards[2:16:3])
-    assert state.aside == tuple(cards[-2:])
+    assert state.unseen == tuple(cards[-2:])
     assert state.deck == tuple(cards[16:19])
 
 
@@ -156,6 +168,46 @@ def test_bad_deals_and_options_are_refused() -> None:
         Options(hours=200)
     with pytest.raises(InvalidOptionsError):
         GAME.new(5)
+    with pytest.raises(InvalidOptionsError, match="each of the 21 tiles exactly once"):
+        new(deal=["Chair"] * 21)
+    with pytest.raises(InvalidOptionsError, match="1 game"):
+        new(deal=[deck("Chair"), deck("Tree")])  # two decks for a single game
+    with pytest.raises(InvalidOptionsError, match=r"unknown tiles `x{39}…`"):
+        new(deal=[*deck("Chair")[:-1], "x" * 10_000])
+    assert new(2, deal=[deck("Chair"), deck("Tree")], match="on").board[0].tile == "Chair"
+    assert new(deal=[name.upper() for name in deck("Chair")]).board[0].tile == "Chair"
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-(10**30), 10**30) | st.floats() | st.text(max_size=12)
+    | st.sampled_from(TILE_NAMES),
+    lambda inner: st.lists(inner, max_size=25) | st.dictionaries(st.text(max_size=5), inner, max_size=4),
+    max_leaves=60,
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(deal=JSON | st.permutations(TILE_NAMES).map(lambda names: [*names[:-1], 7]), match=st.booleans())
+def test_random_json_deals_are_refused_with_a_clear_error(deal: object, match: bool) -> None:
+    try:
+        state = new(2, deal=deal, match="on" if match else "off")  # type: ignore[arg-type]
+    except InvalidOptionsError as error:
+        assert str(error) and len(str(error)) < 600
+    else:
+        assert tile_count(state) == 21
+
+
+def test_options_are_declared_with_choices_labels_and_ranges() -> None:
+    specs = {spec.name: spec for spec in Options.specs()}
+    assert list(specs) == ["mode", "clock", "minutes", "hours", "match"]
+    assert specs["mode"].choices == ("five", "all", "one") and specs["mode"].default == "five"
+    assert specs["mode"].label("five") == "Five-Tile: hold 5, draw after each placement (default)"
+    assert specs["clock"].labels["async"].startswith("async: hours a move")
+    assert specs["minutes"].choices == (1, 2, 3) and specs["minutes"].label(3) == "3 minutes (beginners)"
+    assert (specs["hours"].low, specs["hours"].high, specs["hours"].default) == (1, 168, 24)
+    assert specs["match"].labels["on"].startswith("on: one game per player")
+    assert all(spec.help for spec in specs.values())
+    assert Options.from_dict({"minutes": "3", "match": "on"}) == Options(minutes=3, match="on")
 
 
 # -- the examples of the source text ------------------------------------------------------------
@@ -169,18 +221,20 @@ def test_figures_3_and_4_joe_is_assessed_1_and_anna_4() -> None:
     assert "Rabbit" in state.hands[JOE] and "Boot" in state.hands[ANNA]
     joe = next(
         m
-        for m in state.legal
+        for m in legal(state)
         if m.tile == "Rabbit" and move_cost(m) == 1 and (1, 1) in touching(state, m, "Chair")
     )
     state, events = GAME.apply(state, joe)
     assert state.totals == (1, 0)
     assert [(e.seat, e.points) for e in events if e.kind == "score"] == [(JOE, 1)]
     anna = next(
-        m for m in state.legal if m.tile == "Boot" and move_cost(m) == 4 and (5, 5) in touching(state, m)
+        m for m in legal(state) if m.tile == "Boot" and move_cost(m) == 4 and (5, 5) in touching(state, m)
     )
     state, events = GAME.apply(state, anna)
     assert state.totals == (1, 4)
-    assert events[0].text == "pips on light squares +4"
+    placed = events[0]
+    assert (placed.kind, placed.seat, placed.reason, placed.subject) == ("score", ANNA, "pips", "Boot")
+    assert words(events)[0] == "pips on light squares +4"
 
 
 def test_a_one_pip_section_on_a_light_square_costs_one() -> None:
@@ -203,10 +257,10 @@ def test_a_one_pip_section_on_a_light_square_costs_one() -> None:
 
 def test_non_matching_contacts_are_fine_but_one_match_is_needed() -> None:
     state = new(deal=deck("Chair", "Seahorse", "Gorilla"))
-    for move in state.legal:
+    for move in legal(state):
         pairs = touching(state, move)
         assert any(a == b for a, b in pairs)
-    some_mixed = [m for m in state.legal if any(a != b for a, b in touching(state, m))]
+    some_mixed = [m for m in legal(state) if any(a != b for a, b in touching(state, m))]
     assert some_mixed, "placements with non-matching contacts beside a match are legal"
 
 
@@ -215,7 +269,7 @@ def test_score_sheet_joe_1_then_6_anna_4_then_5() -> None:
     sheet: list[tuple[int, int]] = []
     for seat, cost in ((JOE, 1), (ANNA, 4), (JOE, 6), (ANNA, 5)):
         assert state.turn == seat
-        move = next(m for m in state.legal if move_cost(m) == cost)
+        move = next(m for m in legal(state) if move_cost(m) == cost)
         state, _ = GAME.apply(state, move)
         sheet.append(state.totals)
     assert sheet == [(1, 0), (1, 4), (7, 4), (7, 9)]
@@ -239,7 +293,9 @@ def test_match_totals_carry_and_the_starter_rotates() -> None:
     assert state.totals == (53, 56) and state.points == (0, 0)
     assert state.past_games == ((53, 56),)
     assert state.starter == ANNA and state.turn == ANNA
-    assert any(e.kind == "round_end" for e in events)
+    assert [(e.seat, e.points) for e in events if e.reason == "game_points"] == [(JOE, 53), (ANNA, 56)]
+    assert "Anna was assessed +56 in game 1" in [f"Anna {w}" for w in words(events)]
+    assert any(e.kind == "round_end" and e.reason == "game_all_placed" and e.count == 1 for e in events)
     assert len(state.board) == 1, "a new game starts from a fresh center tile"
     while GAME.to_act(state) is not None:
         state, _ = GAME.apply(state, player.choose(GAME, state))
@@ -268,10 +324,11 @@ def test_match_with_three_players_is_three_games() -> None:
 def test_five_tile_draws_after_each_placement() -> None:
     state = new(2, seed=2)
     tile = state.deck[0]
-    move = state.legal[0]
+    move = legal(state)[0]
     after, events = GAME.apply(state, move)
     assert tile in after.hands[JOE] and len(after.hands[JOE]) == 5
-    assert any(e.kind == "draw" and tile in e.text for e in events)
+    assert any(e.kind == "draw" and e.seat == JOE and e.subject == tile for e in events)
+    assert f"draws {tile}" in words(events)
     assert after.turn == ANNA
 
 
@@ -283,13 +340,13 @@ def test_three_players_five_tile_each_draws_one_more() -> None:
         state, events = GAME.apply(state, player.choose(GAME, state))
         drawn.update(e.seat for e in events if e.kind == "draw")
     assert drawn == {0: 1, 1: 1, 2: 1}
-    assert len(state.board) == 19 and len(state.aside) == 2
+    assert len(state.board) == 19 and len(state.unseen) == 2 and state.aside == ()
 
 
 def test_one_tile_draws_then_places() -> None:
     state = new(2, seed=6, mode="one")
     assert len(state.hands[JOE]) == 1 and state.hands[ANNA] == ()
-    move = state.legal[0]
+    move = legal(state)[0]
     state, events = GAME.apply(state, move)
     assert state.hands[JOE] == () and len(state.hands[ANNA]) == 1
     assert [e.kind for e in events] == ["score", "draw"]
@@ -334,6 +391,7 @@ def test_no_legal_placement_costs_5_and_passes() -> None:
     assert after.turn == ANNA
     assert after.points == (5, 0)
     assert [(e.kind, e.seat, e.points) for e in events] == [("score", JOE, 5), ("pass", JOE, 0)]
+    assert words(events) == ["has no tile that fits anywhere on the board +5", "passes"]
 
 
 def test_game_ends_when_no_player_can_place() -> None:
@@ -341,11 +399,12 @@ def test_game_ends_when_no_player_can_place() -> None:
     crowded = cover_all_but(state, {(0, 0), (0, 1), (1, 0), (1, 1)})
     crowded = replace(crowded, hands=(("Gorilla",), ("Star",)), turn=None)
     after, events = next_turn(crowded, JOE, ())
-    assert after.finished and after.reason == "no player can place a tile"
+    assert after.finished and after.reason == "blocked"
     assert after.totals == (5, 5)
-    assert events[-1].kind == "game_end"
+    assert events[-1].kind == "game_end" and words(events)[-1] == "no player can place a tile"
     outcome = GAME.outcome(after)
     assert outcome is not None and outcome.is_draw
+    assert outcome_phrase(GAME, outcome, NAMES[:2]) == "no player can place a tile"
 
 
 def test_one_tile_sets_an_unplaceable_tile_aside() -> None:
@@ -356,7 +415,132 @@ def test_one_tile_sets_an_unplaceable_tile_aside() -> None:
     assert after.aside == ("Gorilla",)
     assert after.turn == ANNA and after.hands[ANNA] == ("Star",)
     assert after.points == (5, 0)
-    assert [e.kind for e in events] == ["draw", "score", "pass", "draw"]
+    assert [e.kind for e in events] == ["draw", "score", "discard", "pass", "draw"]
+    assert words(events) == [
+        "draws Gorilla",
+        "cannot place Gorilla anywhere on the board +5",
+        "sets Gorilla aside unplayed",
+        "passes",
+        "draws Star",
+    ]
+
+
+# -- a pass and the end when nobody can place, in real play (issue 13) ----------------------------
+#
+# Sixteen placements around the Dog center tile that leave the Anchor no place anywhere: found by
+# a beam search over legal placements (keeping the Anchor's placements fewest) and checked by the
+# engine. The Ladder still fits at B6 without opening a place for the Anchor.
+
+SEALING = (
+    "Stairs B0 M11", "Star B90 O9", "Giraffe A180 G10", "Seahorse A180 J6",
+    "Table A0 L8", "Chair B270 G5", "Crown A180 F8", "Rabbit B270 D3",
+    "Tree A90 G2", "Sword A270 B3", "Flag A270 E6", "Camel B0 C1",
+    "Hammer A0 A1", "Boot A0 A2", "Gorilla A180 C8", "Snake A0 A10",
+)  # fmt: skip
+SEALED_DEAL = ["Dog", *(text.split()[0] for text in SEALING), "Anchor", "Ladder", "Elephant", "Sailboat"]
+CARA = 2
+
+
+def play_all(state: State, moves: tuple[str, ...]) -> tuple[State, tuple[Event, ...]]:
+    """Play ``moves`` in turn order; the events of the last one."""
+    events: tuple[Event, ...] = ()
+    for index, text in enumerate(moves):
+        assert state.turn == index % state.players, text
+        state, events = play(state, text)
+    return state, events
+
+
+def test_one_tile_a_drawn_tile_that_fits_nowhere_costs_5_and_the_turn_passes() -> None:
+    state, events = play_all(new(2, deal=SEALED_DEAL, mode="one"), SEALING)
+    assert not placements(state, ("Anchor",)), "the Anchor fits nowhere on this board"
+    # Anna placed the Snake; Joe's turn began by itself: he drew the Anchor, was assessed 5,
+    # the Anchor went aside, and Anna drew the Ladder and is to play
+    assert [(e.kind, e.seat, e.reason, e.points, e.subject) for e in events] == [
+        ("score", ANNA, "pips", 6, "Snake"),
+        ("draw", JOE, "drew", 0, "Anchor"),
+        ("score", JOE, "drawn_no_fit", 5, "Anchor"),
+        ("discard", JOE, "set_aside", 0, "Anchor"),
+        ("pass", JOE, "passed", 0, ""),
+        ("draw", ANNA, "drew", 0, "Ladder"),
+    ]
+    assert words(events)[1:] == [
+        "draws Anchor",
+        "cannot place Anchor anywhere on the board +5",
+        "sets Anchor aside unplayed",
+        "passes",
+        "draws Ladder",
+    ]
+    assert GAME.to_act(state) == ANNA and state.hands == ((), ("Ladder",)) and state.aside == ("Anchor",)
+    assert state.plies == len(SEALING), "the pass is played by the rules, not as a move"
+    placed = sum(p.points for p in state.board if p.owner == JOE)
+    assert state.points[JOE] == placed + 5
+    player = GreedyPlayer(1)
+    while GAME.to_act(state) is not None:
+        state, events = GAME.apply(state, player.choose(GAME, state))
+    outcome = GAME.outcome(state)
+    assert outcome is not None and outcome.reason == "all_placed" and state.aside == ("Anchor",)
+    assert len(state.board) == 20 and tile_count(state) == 21
+    assert outcome_phrase(GAME, outcome, NAMES[:2]) == "every tile in play is placed"
+
+
+def test_all_tile_a_hand_that_fits_nowhere_passes_then_nobody_can_place_and_the_game_ends() -> None:
+    state = new(3, deal=SEALED_DEAL, mode="all")
+    assert state.hands[ANNA] == ("Star", "Table", "Rabbit", "Flag", "Boot", "Anchor")
+    assert state.hands[CARA][-1] == "Ladder" and state.unseen == ("Elephant", "Sailboat")
+    state, events = play_all(state, SEALING)
+    # Joe placed the Snake; Anna holds only the Anchor, which fits nowhere: +5 and Cara plays
+    assert [(e.kind, e.seat, e.reason, e.points) for e in events] == [
+        ("score", JOE, "pips", 6),
+        ("score", ANNA, "no_fit", 5),
+        ("pass", ANNA, "passed", 0),
+    ]
+    assert words(events, 3)[1:] == ["has no tile that fits anywhere on the board +5", "passes"]
+    assert GAME.to_act(state) == CARA and state.hands == ((), ("Anchor",), ("Ladder",))
+    before = state.totals
+    state, events = play(state, "Ladder A0 B6")
+    # Joe and Cara hold nothing and the Anchor still fits nowhere: Anna is assessed 5 again, and
+    # since nobody can place, the game ends
+    assert [(e.kind, e.seat, e.reason, e.points) for e in events] == [
+        ("score", CARA, "pips", 13),
+        ("score", ANNA, "no_fit", 5),
+        ("pass", ANNA, "passed", 0),
+        ("game_end", None, "blocked", 0),
+    ]
+    assert words(events, 3)[-1] == "no player can place a tile"
+    assert state.finished and GAME.to_act(state) is None and GAME.legal_moves(state) == []
+    assert state.totals == (before[0], before[1] + 5, before[2] + 13) == (60, 76, 69)
+    assert state.hands[ANNA] == ("Anchor",), "the Anchor stays unplayed"
+    outcome = GAME.outcome(state)
+    assert outcome is not None and outcome.ranks == (1, 3, 2)
+    assert (outcome.reason, outcome.reason_seat) == ("blocked", None)
+    assert outcome_phrase(GAME, outcome, NAMES[:3]) == "no player can place a tile"
+    assert GAME.describe(state, NAMES[:3]).endswith("Game over: no player can place a tile.")
+    with pytest.raises(IllegalMoveError, match="game is over"):
+        play(state, "Ladder A0 B6")
+    record = new_record(GAME, NAMES[:3], Options(mode="all").to_dict(), 1, SEALED_DEAL)
+    for index, text in enumerate(SEALING):
+        record = record.with_move(index % 3, text)
+    record = record.with_move(CARA, "Ladder A0 B6")  # Anna was passed over
+    assert replay(Record.from_text(record.to_text())).final == state, "the passes replay from the record"
+
+
+def test_in_match_play_a_game_nobody_can_finish_ends_and_the_next_begins() -> None:
+    state = new(3, deal=[SEALED_DEAL], mode="all", match="on")
+    state, _ = play_all(state, SEALING)
+    state, events = play(state, "Ladder A0 B6")
+    assert not state.finished and state.game_index == 1 and state.past_games == ((60, 76, 69),)
+    assert state.starter == ANNA and state.totals == (60, 76, 69) and state.points == (0, 0, 0)
+    summary = [(e.kind, e.seat, e.reason, e.points, e.count) for e in events if e.kind == "round_end"]
+    assert summary == [
+        ("round_end", None, "game_blocked", 0, 1),
+        ("round_end", JOE, "game_points", 60, 1),
+        ("round_end", ANNA, "game_points", 76, 1),
+        ("round_end", CARA, "game_points", 69, 1),
+    ]
+    said = words(events, 3)
+    assert "game 1 is over: no player can place a tile" in said
+    assert "was assessed +76 in game 1" in said
+    assert f"game 2 begins with {state.board[0].tile} as the center tile" in said
 
 
 # -- time ---------------------------------------------------------------------------------------
@@ -372,17 +556,22 @@ def test_timeout_penalty_then_extra_minute_then_forfeit() -> None:
     state = new(minutes=3)
     state, events = GAME.on_timeout(state)
     assert state.totals == (5, 0) and state.penalized and state.turn == JOE
-    assert events[0].kind == "timeout" and "+5" in events[0].text
+    assert (events[0].kind, events[0].seat, events[0].points) == ("timeout", JOE, 5)
+    assert words(events) == ["time penalty +5; one more minute to place a tile"]
     assert GAME.turn_seconds(state) == 60
     state, events = GAME.on_timeout(state)
     assert state.finished
+    assert words(events) == ["ran out of time twice and forfeits", "Anna is the last player left"]
     outcome = GAME.outcome(state)
     assert outcome is not None and outcome.winners == (ANNA,) and outcome.forfeited == {JOE}
+    assert (outcome.reason, outcome.reason_seat) == ("last_standing", ANNA)
+    assert outcome_phrase(GAME, outcome, NAMES[:2]) == "Anna is the last player left"
+    assert GAME.describe(state, NAMES[:2]).endswith("Game over: Anna is the last player left.")
 
 
 def test_a_move_in_the_extra_minute_clears_the_penalty() -> None:
     state, _ = GAME.on_timeout(new())
-    state, _ = GAME.apply(state, state.legal[0])
+    state, _ = GAME.apply(state, legal(state)[0])
     assert not state.penalized and state.turn == ANNA
     assert GAME.turn_seconds(state) == 120
 
@@ -391,7 +580,8 @@ def test_async_clock_leaves_the_period_to_the_session() -> None:
     state = new(clock="async", hours=6)
     assert GAME.turn_seconds(state) is None
     state, events = GAME.on_timeout(state)
-    assert "one more period" in events[0].text and GAME.turn_seconds(state) is None
+    assert words(events) == ["time penalty +5; one more period to place a tile"]
+    assert GAME.turn_seconds(state) is None
 
 
 def test_forfeit_with_more_players_the_rest_play_on() -> None:
@@ -401,7 +591,7 @@ def test_forfeit_with_more_players_the_rest_play_on() -> None:
     state, events = GAME.on_timeout(state)
     assert not state.finished and state.turn == 1
     assert state.hands[0] == () and set(held) <= set(state.aside)
-    assert events[0].kind == "forfeit"
+    assert (events[0].kind, events[0].seat, events[0].reason) == ("forfeit", 0, "forfeit_timeout")
     player = GreedyPlayer(1)
     while GAME.to_act(state) is not None:
         assert GAME.to_act(state) != 0
@@ -412,9 +602,13 @@ def test_forfeit_with_more_players_the_rest_play_on() -> None:
 
 def test_resign_out_of_turn() -> None:
     state = new(4, seed=8)
-    state, _ = GAME.resign(state, 2)
+    held = state.hands[2]
+    state, events = GAME.resign(state, 2)
     assert state.turn == 0 and 2 in state.forfeited
-    state, _ = forfeit(state, 2, "resigned")  # twice is nothing
+    assert state.aside == held and state.hands[2] == ()
+    assert words(events, 4) == ["resigns"]
+    with pytest.raises(IllegalMoveError, match="already resigned"):
+        GAME.resign(state, 2)
     assert len(state.forfeited) == 1
 
 
@@ -423,13 +617,13 @@ def test_resign_out_of_turn() -> None:
 
 def test_notation_examples() -> None:
     state = new(deal=deck("Seahorse", "Chair"))
-    chair = next(m for m in state.legal if m.tile == "Chair" and m.side == "B" and m.rotation == 90)
+    chair = next(m for m in legal(state) if m.tile == "Chair" and m.side == "B" and m.rotation == 90)
     text = GAME.format_move(state, chair)
     assert text == f"Chair B90 {square_name(chair.row, chair.col)}"
     square = square_name(chair.row, chair.col)
     assert GAME.parse_move(state, f"cha b90 {square.lower()}") == chair
     assert GAME.parse_move(state, f"CHAIRB90{square}") == chair
-    zero = next(m for m in state.legal if m.tile == "Chair" and m.side == "B" and m.rotation == 0)
+    zero = next(m for m in legal(state) if m.tile == "Chair" and m.side == "B" and m.rotation == 0)
     assert GAME.parse_move(state, f"chair b {square_name(zero.row, zero.col)}") == zero
 
 
@@ -443,7 +637,7 @@ def test_notation_errors() -> None:
         GAME.parse_move(state, "chair a45 k12")
     with pytest.raises(InvalidMoveError, match="no tile called"):
         GAME.parse_move(state, "teapot a0 k12")
-    star = next(m for m in state.legal if m.tile == "Star")
+    star = next(m for m in legal(state) if m.tile == "Star")
     where = square_name(star.row, star.col)
     assert GAME.parse_move(state, f"st {star.side}{star.rotation} {where}") == star, "only Star is held"
     with pytest.raises(InvalidMoveError, match="could be Star or Snake"):
@@ -459,19 +653,95 @@ def test_notation_errors() -> None:
     assert "Cheapest placements: `Chair" in str(caught.value)
 
 
+def test_notation_errors_quote_the_input_and_say_what_is_legal() -> None:
+    state = new(deal=deck("Seahorse", "Chair", "Gorilla", "Star", "Stairs"))
+    for text, error, start in (
+        ("teapot a0 k12", InvalidMoveError, "`teapot a0 k12`: there is no tile called `teapot`"),
+        ("chair a0 v3", InvalidMoveError, "`chair a0 v3`: squares run from A1 to U21"),
+        ("chair a0 k0", InvalidMoveError, "`chair a0 k0`: squares run"),
+        ("chair a0099 k12", InvalidMoveError, "`chair a0099 k12`: the rotation is 0, 90, 180 or 270"),
+        ("chair é0 k12", InvalidMoveError, "`chair é0 k12` is not a Geominos move"),
+        ("chair 90 k12", InvalidMoveError, "`chair 90 k12` is not a Geominos move"),
+        ("gorilla a0 k12", IllegalMoveError, "`gorilla a0 k12`: you do not hold Gorilla"),
+        ("chair a0 a1", IllegalMoveError, "`Chair A0 A1` matches no pips"),
+    ):
+        with pytest.raises(error) as caught:
+            GAME.parse_move(state, text)
+        assert str(caught.value).startswith(start), str(caught.value)
+    chair = next(m for m in legal(state) if m.tile == "Chair" and m.rotation == 90)
+    spaced = f"  CHAIR {chair.side} 090 {square_name(chair.row, chair.col)[0]} {chair.row + 1} "
+    assert GAME.parse_move(state, spaced) == chair
+
+
+def test_the_parser_is_linear_in_its_input() -> None:
+    state = new(deal=deck("Seahorse", "Chair"))
+    for text in ("c" * 200_000 + "a0k12", "chair" + "b" * 200_000 + "0k12", "ch" + "9a" * 100_000):
+        started = time.perf_counter()
+        with pytest.raises(InvalidMoveError) as caught:
+            notation.parse_move(state, text)  # below the base class, which refuses long text itself
+        assert time.perf_counter() - started < 0.5
+        assert len(str(caught.value)) < 600
+
+
 def test_registry_and_identity() -> None:
     assert registry.get("geo") is GAME
     assert GAME.lower_is_better and not GAME.hands_hidden
     assert GAME.hand(GAME.view(new(), None), ANNA) == new().hands[ANNA]
     view = GAME.view(new(3), 1)
-    assert set(view.deck) == {"?"} and set(view.aside) == {"?"}
+    assert set(view.deck) == {"?"} and set(view.unseen) == {"?"}
+
+
+# -- hidden information -------------------------------------------------------------------------
+
+
+def test_a_view_hides_the_deck_the_unseen_cards_the_deal_and_the_seed() -> None:
+    decks = [deck("Chair"), deck("Tree"), deck("Anchor")]
+    state = new(3, deal=decks, seed=77, match="on")
+    for viewer in (None, 0, 1, 2):
+        view = GAME.view(state, viewer)
+        assert view.hands == state.hands, "hands are public"
+        assert view.deck == ("?",) * len(state.deck) and view.unseen == ("?", "?")
+        assert view.decks == () and view.seed == 0, "later games' decks stay hidden"
+        assert (view.board, view.totals, view.turn) == (state.board, state.totals, state.turn)
+        assert "Tree" not in repr(view.decks) and "77" not in repr(view.seed)
+
+
+def test_determinize_deals_the_unseen_tiles_at_random_and_keeps_the_view() -> None:
+    state = new(3, seed=12, mode="five", match="on")
+    state, _ = GAME.apply(state, legal(state)[0])
+    state, _ = GAME.resign(state, 2)  # a hand set aside in the open
+    view = GAME.view(state, 0)
+    hidden = set(state.deck) | set(state.unseen)
+    first = GAME.determinize(view, 0, random.Random(1))
+    second = GAME.determinize(view, 0, random.Random(2))
+    for guess in (first, second):
+        assert GAME.view(guess, 0) == view
+        assert set(guess.deck) | set(guess.unseen) == hidden, "drawn from the tiles not accounted for"
+        assert len(guess.deck) == len(state.deck) and len(guess.unseen) == len(state.unseen)
+        assert guess.aside == state.aside and guess.hands == state.hands
+        assert guess.seed != 0 and guess.decks == ()
+        assert tile_count(guess) == 21
+    assert (first.deck, first.unseen, first.seed) != (second.deck, second.unseen, second.seed)
+
+
+def test_determinized_matches_play_on_into_freshly_shuffled_games() -> None:
+    state = new(2, deal=[deck("Chair"), deck("Tree")], match="on", mode="all")
+    guess = GAME.determinize(GAME.view(state, 1), 1, random.Random(5))
+    player = GreedyPlayer(2)
+    while guess.game_index == 0:
+        guess, _ = GAME.apply(guess, player.choose(GAME, guess))
+    assert guess.board[0].tile == deck_for(guess.seed, (), 1)[0], "the second deck comes from the fresh seed"
+    while GAME.to_act(guess) is not None:
+        guess, _ = GAME.apply(guess, player.choose(GAME, guess))
+    assert GAME.outcome(guess) is not None and len(guess.past_games) == 2
 
 
 # -- properties ---------------------------------------------------------------------------------
 
 
 def tile_count(state: State) -> int:
-    return len(state.board) + sum(len(h) for h in state.hands) + len(state.deck) + len(state.aside)
+    held = sum(len(h) for h in state.hands)
+    return len(state.board) + held + len(state.deck) + len(state.unseen) + len(state.aside)
 
 
 @settings(max_examples=12, deadline=None)
@@ -486,6 +756,7 @@ def test_playouts_keep_the_invariants(players: int, seed: int, mode: str, match:
     player = RandomPlayer(seed)
     rng = random.Random(seed)
     penalties = 0
+    game_points: list[tuple[int, int]] = []
     while GAME.to_act(state) is not None:
         assert tile_count(state) == 21
         moves = GAME.legal_moves(state)
@@ -496,20 +767,49 @@ def test_playouts_keep_the_invariants(players: int, seed: int, mode: str, match:
         before = state.totals
         state, events = GAME.apply(state, move)
         gained = sum(e.points for e in events if e.kind == "score")
-        assert sum(state.totals) - sum(before) == gained
-        ends = [index for index, e in enumerate(events) if e.kind == "round_end"]
-        if ends:  # a new game of the match began: count its penalties only
-            penalties = 0
-            events = events[ends[-1] + 1 :]
-        penalties += sum(1 for e in events if "no legal placement" in e.text)
-    assert len(state.past_games) == (players if match == "on" else 1)
+        assert sum(state.totals) - sum(before) == gained, "the totals move by the score events"
+        for event in events:
+            assert isinstance(event.kind, EventKind) and event.reason in GAME.phrases, event
+            if event.reason == "center_tile":  # a new game of the match began: count its penalties
+                penalties = 0
+            penalties += event.reason in ("no_fit", "drawn_no_fit")
+            if event.reason == "game_points":
+                assert event.seat is not None
+                game_points.append((event.seat, event.points))
+    games = players if match == "on" else 1
+    assert len(state.past_games) == games
     assert state.totals == tuple(map(sum, zip(*state.past_games, strict=True)))
+    if match == "on":
+        assert game_points == [(seat, past[seat]) for past in state.past_games for seat in range(players)]
     squares = sum(len(p.pose.sections) for p in state.board)
     assert squares == sum(1 for pips in state.grid if pips), "tiles never overlap"
     assert sum(state.points) == sum(p.points for p in state.board) + 5 * penalties
     assert tile_count(state) == 21
-    expected_unplayed = 2 if players == 3 else 0
-    assert len(state.aside) >= expected_unplayed
+    assert len(state.unseen) == (2 if players == 3 else 0)
+
+
+@settings(max_examples=10, deadline=None)
+@given(
+    players=st.integers(2, 4),
+    seed=st.integers(0, 10_000),
+    mode=st.sampled_from(["five", "all", "one"]),
+    plies=st.integers(0, 60),
+)
+def test_determinized_match_views_are_whole_games(players: int, seed: int, mode: str, plies: int) -> None:
+    state = new(players, seed=seed, mode=mode, match="on")
+    player = RandomPlayer(seed)
+    for _ in range(plies):
+        if GAME.to_act(state) is None:
+            break
+        state, _ = GAME.apply(state, player.choose(GAME, state))
+    viewer = GAME.to_act(state)
+    view = GAME.view(state, viewer)
+    guess = GAME.determinize(view, viewer, random.Random(seed))
+    assert GAME.view(guess, viewer) == view and tile_count(guess) == 21
+    assert sorted((*guess.deck, *guess.unseen)) == sorted((*state.deck, *state.unseen))
+    while GAME.to_act(guess) is not None:
+        guess, _ = GAME.apply(guess, player.choose(GAME, guess))
+    assert len(guess.past_games) == players and GAME.outcome(guess) is not None
 
 
 @settings(max_examples=20, deadline=None)
