@@ -37,7 +37,9 @@ class SearchProfile:
     ``evaluate`` (a finished game is judged by its ranks), unless ``stop`` ends the playout
     sooner. ``scale``: the lead in ``evaluate`` units worth about a 73 % result (the logistic
     of lead / scale). ``confidence``: how many standard errors worse than the leader (paired
-    over the same worlds) drop a candidate. ``epsilon``: in the default playout, the chance of
+    over the same worlds) drop a candidate. ``margin``: how much the final score lead counts
+    beside the ranks when a playout ends the game (0 to 1: a lead tells apart moves that would
+    win, or lose, alike). ``epsilon``: in the default playout, the chance of
     a random move instead of the greedy one. ``sample``: when set, the default playout weighs
     only that many random legal moves (cheap playouts in games with hundreds of moves).
     ``playout``, ``order``, ``stop`` and ``expert`` are the game's own policy, move ordering,
@@ -48,6 +50,7 @@ class SearchProfile:
     horizon: int = 12
     scale: float = 10.0
     confidence: float = 2.0
+    margin: float = 0.0
     epsilon: float = 0.0
     sample: int | None = None
     playout: Playout | None = None

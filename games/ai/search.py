@@ -109,7 +109,8 @@ class Candidate:
     move: Any
     rank: int
     """Its place in the move ordering (0: the greedy choice)."""
-    gain: float
+    gain: float | None = None
+    """Its ``move_gain`` (None until needed, when the game orders moves its own way)."""
     results: dict[int, float] = field(default_factory=dict)
     """World number -> the searching seat's result after the move and its playout."""
     points: dict[int, float] = field(default_factory=dict)
@@ -174,7 +175,7 @@ class RolloutSearch:
         game = self.game
         if self.profile.order is not None:
             ranked = self.profile.order(game, state, moves)
-            return [Candidate(move, index, 0.0) for index, move in enumerate(ranked)]
+            return [Candidate(move, index) for index, move in enumerate(ranked)]
         gains = [game.move_gain(state, move) for move in moves]
         order = sorted(range(len(moves)), key=lambda i: -gains[i])
         return [Candidate(moves[i], rank, gains[i]) for rank, i in enumerate(order)]
@@ -214,9 +215,21 @@ class RolloutSearch:
     def judge(self, state: Any) -> float:
         """The searching seat's result in ``state`` (see the module docstring)."""
         outcome = self.game.outcome(state)
-        if outcome is not None:
-            return rank_result(outcome, self.seat)
-        return logistic(self.game.evaluate(state, self.seat) / self.profile.scale)
+        if outcome is None:
+            return logistic(self.game.evaluate(state, self.seat) / self.profile.scale)
+        result = rank_result(outcome, self.seat)
+        margin = self.profile.margin
+        if margin:
+            result = (1 - margin) * result + margin * logistic(self.lead(outcome) / self.profile.scale)
+        return result
+
+    def lead(self, outcome: Outcome) -> float:
+        """The searching seat's final score lead over the best other seat (fewer points are
+        better where the game says so)."""
+        sign = -1 if self.game.lower_is_better else 1
+        scores = [sign * score for score in outcome.scores]
+        others = [score for other, score in enumerate(scores) if other != self.seat]
+        return scores[self.seat] - max(others, default=0)
 
     def play_world(self, world: Any, active: list[Candidate], number: int) -> bool:
         """Every active candidate in ``world`` with the same playout dice; False when the time
@@ -374,7 +387,7 @@ def summarize(search: RolloutSearch, world: Any, ranked: list[Candidate], level:
             visits=len(c.results),
             value=c.mean() if c.results else None,
             points=c.mean_points(),
-            gain=c.gain,
+            gain=c.gain if c.gain is not None else game.move_gain(world, c.move),
         )
         for c in ranked[:CHOICES_KEPT]
     )
