@@ -97,6 +97,7 @@ class TilehostBot(commands.Bot):
             default_turn_seconds=self.settings.turn_seconds,
             seed_source=self._seed_source,
             shards=self.settings.shards,
+            computer_budget=self.settings.computer_budget,
         )
         self.service.subscribe(self.announcer.on_update)
         for name in self.extension_names:

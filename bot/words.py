@@ -13,6 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from games import ai
 from games.core import Event, EventKind, Game, event_phrase, outcome_phrase, plural
 
 if TYPE_CHECKING:
@@ -357,7 +358,7 @@ def _seat_label(session: Session, seat: int) -> str:
     row = session.seats[seat]
     label = name(session, seat)
     if row.is_computer:
-        label += f" (computer, {row.ai_level})"
+        label += f" (computer, {ai.level_of(row.ai_level)})"
     return label
 
 
@@ -400,3 +401,37 @@ def private_ack(session: Session, steps: Sequence[Step], seat: int | None) -> st
         if session.to_act() == seat:
             lines.append("It's still your turn.")
     return clip("\n".join(lines))
+
+
+def hint_message(session: Session, decision: ai.Decision, command: str) -> str:
+    """A hint in words: the move, the points it makes now, how the computer rates the asker's
+    chances after it, and what it sets up (the asker's own next moves in the line it expects)."""
+    game = session.game
+    facts = [_points_now(game, decision.points)]
+    if decision.value is not None and session.game.max_players > 1 and len(session.seats) > 1:
+        facts.append(f"the computer rates your chances at {round(decision.value * 100)} %")
+    setup = [f"`{step.notation}`" + _signed(game, step.points) for step in decision.setup[:2]]
+    if setup:
+        facts.append("it sets up " + " then ".join(setup))
+    return (
+        f"💡 The computer would play `{decision.notation}`: {'; '.join(facts)}.\n"
+        f"Play it with `{command} move:{decision.notation}`; it leads the suggestions, marked as the hint."
+    )
+
+
+def _points_now(game: Game[Any, Any], points: float) -> str:
+    amount = round(points)
+    if amount == 0:
+        return "no points now"
+    if game.lower_is_better:
+        return (
+            f"it costs {counted(amount, 'point')} now"
+            if amount > 0
+            else f"it takes off {counted(-amount, 'point')} now"
+        )
+    return f"{counted(amount, 'point')} now" if amount > 0 else f"it loses {counted(-amount, 'point')} now"
+
+
+def _signed(game: Game[Any, Any], points: float) -> str:
+    amount = round(points)
+    return f" ({amount:+d})" if amount else ""

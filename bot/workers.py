@@ -105,9 +105,15 @@ def ranked_moves(game: Game[Any, Any], state: Any) -> list[tuple[str, str]]:
     return [(game.move_label(state, move), game.format_move(state, move)) for move in ranked]
 
 
-def computer_move(game: Game[Any, Any], state: Any, seat: int | None, level: str, seed: int) -> Any:
-    """The move of a computer player of ``level`` for the seat to act."""
-    return ai.player_for(level, seed=seed).choose(game, state)
+def computer_move(game: Game[Any, Any], state: Any, level: str | None, seed: int, budget: ai.Budget) -> Any:
+    """The move of a computer player of ``level`` for the seat to act (``hard`` thinks within
+    ``budget``; it sees only what its seat sees, whatever ``state`` holds)."""
+    return ai.player_for(level, seed=seed, budget=budget).choose(game, state)
+
+
+def hint(game: Game[Any, Any], state: Any, seat: int, seed: int, budget: ai.Budget) -> ai.Decision:
+    """The hint for ``seat`` (to act): the ``hard`` player's decision, with what it weighed."""
+    return ai.player_for(ai.HINT_LEVEL, seed=seed, budget=budget).decide(game, state, seat=seat)
 
 
 def replay_final(game: Game[Any, Any], header: Record, lines: Sequence[RecordedMove]) -> Any:

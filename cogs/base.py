@@ -310,9 +310,8 @@ class GameCog(commands.GroupCog):
 
     async def suggest(self, interaction: discord.Interaction, session: Session) -> None:
         """Tell the user privately what the computer would play in their place."""
-        move = await self.service.hint(session, interaction.user.id)
-        text = f"💡 The computer would play `{move}` — `/{self.game_name} play move:{move}`"
-        await replies.private(interaction, text)
+        decision = await self.service.hint(session, interaction.user.id)
+        await replies.private(interaction, words.hint_message(session, decision, f"/{self.game_name} play"))
 
     @app_commands.command(description="How to play, with the move notation.")
     async def rules(self, interaction: discord.Interaction) -> None:
