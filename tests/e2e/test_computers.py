@@ -92,8 +92,8 @@ async def test_hard_computers_play_a_game_to_the_end(world: Any, db_path: str, n
     assert game_state(db_path, game_id)[0] == "finished"
     levels = {level for (level,) in rows(db_path, "SELECT ai_level FROM seats WHERE user_id IS NULL")}
     assert levels == {"hard"}
-    computer_moves = rows(db_path, "SELECT COUNT(*) FROM moves WHERE game_id = ? AND user_id IS NULL", game_id)
-    assert computer_moves[0][0] > 0
+    unattended = rows(db_path, "SELECT COUNT(*) FROM moves WHERE game_id = ? AND user_id IS NULL", game_id)
+    assert unattended[0][0] > 0
     result = posts(channel)[-1]
     assert "Game over" in result.content and result.attachments
     watch.finish(game_id)
