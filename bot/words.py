@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from games import ai
@@ -84,53 +84,23 @@ def players_range(game: Game[Any, Any]) -> str:
 # -- events ----------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class _Said:
-    seat: int | None
-    reason: str
-    other: int | None
-    subject: str
-    kind: EventKind | str
-    points: int
-    count: int
-
-
 def merge_events(events: Iterable[Event]) -> list[Event]:
     """Events with repeated facts merged: the same reason for the same seat (and subject) once,
     with its points and counts summed ("encloses 2 empty squares +2")."""
-    merged: dict[tuple[Any, ...], _Said] = {}
+    merged: dict[tuple[Any, ...], Event] = {}
     for event in events:
-        if not event.reason:
-            key: tuple[Any, ...] = (id(event),)
-        else:
-            key = (event.reason, event.seat, event.other, event.subject, event.kind)
-        seen = merged.get(key)
-        if seen is None:
-            merged[key] = _Said(
-                event.seat, event.reason, event.other, event.subject, event.kind, event.points, event.count
-            )
-        else:
-            merged[key] = _Said(
-                seen.seat,
-                seen.reason,
-                seen.other,
-                seen.subject,
-                seen.kind,
-                seen.points + event.points,
-                seen.count + event.count,
-            )
-    return [
-        Event(
-            said.kind,
-            seat=said.seat,
-            points=said.points,
-            reason=said.reason,
-            count=said.count,
-            subject=said.subject,
-            other=said.other,
+        key = (
+            (event.reason, event.seat, event.other, event.subject, event.kind)
+            if event.reason
+            else (id(event),)
         )
-        for said in merged.values()
-    ]
+        seen = merged.get(key)
+        merged[key] = (
+            event
+            if seen is None
+            else replace(seen, points=seen.points + event.points, count=seen.count + event.count)
+        )
+    return list(merged.values())
 
 
 def event_words(session: Session, events: Iterable[Event], mover: int | None) -> list[str]:
@@ -152,7 +122,7 @@ def _phrase(game: Game[Any, Any], event: Event, names: Sequence[str]) -> str:
     try:
         return event_phrase(game, event, names)
     except (KeyError, IndexError, ValueError):
-        return event.text or event.reason
+        return event.reason
 
 
 # -- turn lines --------------------------------------------------------------------------------------

@@ -18,7 +18,7 @@ from typing import Any, TextIO
 
 from games import ai, records, registry
 from games.ai.match import play_match
-from games.core import Game
+from games.core import Game, event_phrase
 from games.errors import GameError
 
 
@@ -143,7 +143,7 @@ def play_terminal(
         record = record.with_move(seat, game.format_move(state, move))
         state, events = game.apply(state, move)
         for event in events:
-            print(f"  {event.text}", file=out)
+            print(f"  {event_phrase(game, event, names)}", file=out)
     outcome = game.outcome(state)
     print(f"\nGame over: {outcome.to_dict() if outcome else '-'}", file=out)
     return record
