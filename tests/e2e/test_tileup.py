@@ -172,14 +172,25 @@ def short_game_seed(players: int) -> int:
 
 @dataclass
 class Table:
-    """One game seen through SimCord, checked after every command (see :meth:`command`)."""
+    """One game of turns (its state counts them in ``turn``) seen through SimCord, checked after
+    every command (see :meth:`command`). Puzz-Ominos uses it too."""
 
+    game: str
+    """The command group, e.g. ``tileup``."""
     env: Any
     channel: Any
     db_path: str
     game_id: int
     people: dict[str, Any]
     watch: Watch
+
+    @classmethod
+    def watching(cls, game: str, env: Any, channel: Any, db_path: str, people: dict[str, Any]) -> Table:
+        """The table of the one game in the database, its start checked by a new :class:`Watch`."""
+        game_id = only_game(db_path)
+        watch = Watch(env, channel, db_path)
+        watch.after(game_id)
+        return cls(game, env, channel, db_path, game_id, people, watch)
 
     @property
     def thread(self) -> Any:
@@ -188,7 +199,7 @@ class Table:
     def mover(self) -> Any:
         return to_act(self.db_path, self.game_id, self.people)
 
-    def state(self) -> State:
+    def state(self) -> Any:
         session = self.env.bot.service.get(self.game_id)
         assert session is not None and session.state is not None
         return session.state
@@ -197,17 +208,17 @@ class Table:
         return game_state(self.db_path, self.game_id)[0] == "playing"
 
     async def suggestions(self, who: Any, command: str, option: str, typed: str = "") -> list[str]:
-        choices = await who.autocomplete(self.thread, f"tileup {command}", option, typed)
+        choices = await who.autocomplete(self.thread, f"{self.game} {command}", option, typed)
         return [choice["value"] for choice in choices]
 
     async def command(self, who: Any, name: str, **options: Any) -> Any:
-        """``who`` runs ``/tileup name``: a private "Recorded" answer; a step of a running turn
+        """``who`` runs ``/<game> name``: a private "Recorded" answer; a step of a running turn
         edits the turn's public message (no new post, no ping), and each turn that passes posts
         at most one board."""
         thread = self.thread
         before, turn = len(posts(thread)), self.state().turn
         message_id = last_board(thread).id
-        answer = private(await who.slash(thread, f"tileup {name}", **options))
+        answer = private(await who.slash(thread, f"{self.game} {name}", **options))
         assert answer.content.startswith("✅ Recorded"), answer.content
         self.watch.after(self.game_id, who.id)
         new = [message.content for message in posts(thread)[before:]]
@@ -228,10 +239,7 @@ async def open_table(env: Any, channel: Any, db_path: str, people: dict[str, Any
     assert "You have a seat" in private(await bob.slash(channel, "tileup join")).content
     await cara.click(posts(channel)[0], label="Join")
     private(await alice.slash(channel, "tileup start"))
-    game_id = only_game(db_path)
-    watch = Watch(env, channel, db_path)
-    watch.after(game_id)
-    return Table(env, channel, db_path, game_id, people, watch)
+    return Table.watching("tileup", env, channel, db_path, people)
 
 
 async def take_turn(
@@ -350,10 +358,8 @@ async def test_computers_fill_seats(world: Any, db_path: str) -> None:
     await alice.slash(channel, "tileup computer", level="easy")
     assert "(computer, easy)" in posts(channel)[0].content
     private(await alice.slash(channel, "tileup start"))
-    game_id = only_game(db_path)
-    watch = Watch(env, channel, db_path)
-    watch.after(game_id)
-    table = Table(env, channel, db_path, game_id, {"alice": alice}, watch)
+    table = Table.watching("tileup", env, channel, db_path, {"alice": alice})
+    game_id, watch = table.game_id, table.watch
     assert len(seat_names(db_path, game_id)) == 3
     used: set[str] = set()
     for turn in range(4):
@@ -421,10 +427,8 @@ async def test_a_reminder_then_the_clock_ends_the_turn_without_a_forfeit(world: 
     await alice.slash(channel, "tileup new", clock_hours=2)
     await bob.slash(channel, "tileup join")
     await alice.slash(channel, "tileup start")
-    game_id = only_game(db_path)
-    watch = Watch(env, channel, db_path)
-    watch.after(game_id)
-    table = Table(env, channel, db_path, game_id, people, watch)
+    table = Table.watching("tileup", env, channel, db_path, people)
+    game_id, watch = table.game_id, table.watch
     late = table.mover()
     place = nearest_corner(await table.suggestions(late, "play", "move", "@"), CORNERS)
     assert place is not None
