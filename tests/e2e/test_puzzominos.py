@@ -20,6 +20,7 @@ from bot.client import TilehostBot
 from games.puzzominos.targets import get_target
 from games.puzzosolo.rules import first_solution, format_place
 from tests.e2e.helpers import (
+    Table,
     boards,
     build_bot,
     game_state,
@@ -35,7 +36,6 @@ from tests.e2e.helpers import (
     table_counts,
     turns_played,
 )
-from tests.e2e.test_tileup import Table
 
 EXTENSIONS = ("cogs.lobby", "cogs.standings", "cogs.puzzominos")
 MAX_PLIES = 80

@@ -8,7 +8,6 @@ turn without a forfeit (see :class:`tests.e2e.helpers.Watch` for the quiet-chann
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import pytest
@@ -20,7 +19,7 @@ from games.tileup import GAME
 from games.tileup.data import CORNERS, SIZE, parse_square
 from games.tileup.state import MoveKind, State
 from tests.e2e.helpers import (
-    Watch,
+    Table,
     boards,
     build_bot,
     game_state,
@@ -168,67 +167,6 @@ def short_game_seed(players: int) -> int:
 
 
 # -- the table, through SimCord ---------------------------------------------------------------
-
-
-@dataclass
-class Table:
-    """One game of turns (its state counts them in ``turn``) seen through SimCord, checked after
-    every command (see :meth:`command`). Puzz-Ominos uses it too."""
-
-    game: str
-    """The command group, e.g. ``tileup``."""
-    env: Any
-    channel: Any
-    db_path: str
-    game_id: int
-    people: dict[str, Any]
-    watch: Watch
-
-    @classmethod
-    def watching(cls, game: str, env: Any, channel: Any, db_path: str, people: dict[str, Any]) -> Table:
-        """The table of the one game in the database, its start checked by a new :class:`Watch`."""
-        game_id = only_game(db_path)
-        watch = Watch(env, channel, db_path)
-        watch.after(game_id)
-        return cls(game, env, channel, db_path, game_id, people, watch)
-
-    @property
-    def thread(self) -> Any:
-        return room(self.channel, self.game_id)
-
-    def mover(self) -> Any:
-        return to_act(self.db_path, self.game_id, self.people)
-
-    def state(self) -> Any:
-        session = self.env.bot.service.get(self.game_id)
-        assert session is not None and session.state is not None
-        return session.state
-
-    def playing(self) -> bool:
-        return game_state(self.db_path, self.game_id)[0] == "playing"
-
-    async def suggestions(self, who: Any, command: str, option: str, typed: str = "") -> list[str]:
-        choices = await who.autocomplete(self.thread, f"{self.game} {command}", option, typed)
-        return [choice["value"] for choice in choices]
-
-    async def command(self, who: Any, name: str, **options: Any) -> Any:
-        """``who`` runs ``/<game> name``: a private "Recorded" answer; a step of a running turn
-        edits the turn's public message (no new post, no ping), and each turn that passes posts
-        at most one board."""
-        thread = self.thread
-        before, turn = len(posts(thread)), self.state().turn
-        message_id = last_board(thread).id
-        answer = private(await who.slash(thread, f"{self.game} {name}", **options))
-        assert answer.content.startswith("✅ Recorded"), answer.content
-        self.watch.after(self.game_id, who.id)
-        new = [message.content for message in posts(thread)[before:]]
-        if self.playing() and self.state().turn == turn:
-            assert not new, f"a step of a running turn edits its message, yet posted {new}"
-            board = last_board(thread)
-            assert board.id == message_id and who.mention not in board.content, board.content
-        elif self.playing():
-            assert 1 <= len(new) <= self.state().turn - turn, new
-        return answer
 
 
 async def open_table(env: Any, channel: Any, db_path: str, people: dict[str, Any]) -> Table:
