@@ -387,14 +387,11 @@ class GameCog(commands.GroupCog):
             raise errors.SessionError("That replay took too long to draw.") from None
         except GameError as error:
             raise RecordError(f"That record does not replay: {error}") from None
-        lines = [f"**{words.escape(title)}** — {words.counted(summary['moves'], 'move')}"]
-        outcome = summary["outcome"]
+        lines = [f"**{words.escape(title)}** — {words.counted(summary.moves, 'move')}"]
         for seat, player in enumerate(record.players):
-            won = outcome and seat in outcome["winners"] and seat not in outcome["forfeited"]
-            lines.append(
-                f"{words.escape(words.short(player))}: {summary['scores'][seat]}{' 🏆' if won else ''}"
-            )
-        if not summary["finished"]:
+            won = " 🏆" if summary.won(seat) else ""
+            lines.append(f"{words.escape(words.short(player))}: {summary.scores[seat]}{won}")
+        if not summary.finished:
             lines.append("(the record stops before the end of the game)")
         attachments = [
             discord.File(io.BytesIO(gif), filename=f"{record.game}-replay.gif"),
