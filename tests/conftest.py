@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from bot import workers
-from bot.client import TilehostBot, create_bot
-from bot.settings import Settings
+from bot.client import TilehostBot
 from bot.storage import Storage
+from tests.e2e.helpers import build_bot
 from tests.support.postgres import PostgresServer, PostgresUnavailable
 
 BACKENDS = ("sqlite", "postgresql")
@@ -88,8 +88,7 @@ def make_bot(db_path: str) -> Callable[..., TilehostBot]:
     seeds = itertools.count(1000)
 
     def build(extensions: Sequence[str] = TEST_EXTENSIONS, turn_hours: int = 24) -> TilehostBot:
-        settings = Settings(token="test-token", db_path=db_path, turn_hours=turn_hours)
-        return create_bot(settings, extensions=extensions, seed_source=lambda: next(seeds))
+        return build_bot(db_path, extensions, lambda: next(seeds), turn_hours=turn_hours)
 
     return build
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -49,11 +49,16 @@ def seat_names(db_path: str, game_id: int) -> dict[int, str]:
     return dict(rows(db_path, "SELECT seat, name FROM seats WHERE game_id = ?", game_id))
 
 
-def build_bot(db_path: str, extensions: Sequence[str], seed: list[int]) -> TilehostBot:
-    """The real bot on the test database with ``extensions``; every game gets the seed in
-    ``seed[0]`` (a test may change it before ``new``). Call again to restart on the same data."""
-    settings = Settings(token="test-token", db_path=db_path, turn_hours=24)
-    return create_bot(settings, extensions=extensions, seed_source=lambda: seed[0])
+def build_bot(
+    db_path: str, extensions: Sequence[str], seed: list[int] | Callable[[], int], **settings: Any
+) -> TilehostBot:
+    """The real bot on the test database with ``extensions`` (the one bot builder of the tests).
+    Games get their seeds from ``seed``: a function, or a list whose first item a test may
+    change before ``new``. ``settings`` override :class:`Settings` fields. Call again to
+    restart on the same data."""
+    seeds = seed if callable(seed) else (lambda: seed[0])
+    config = Settings(token="test-token", db_path=db_path, **settings)
+    return create_bot(config, extensions=extensions, seed_source=seeds)
 
 
 def make_world(env: Any, guild: str, channel: str, names: Sequence[str] = ("alice", "bob", "cara")) -> Any:

@@ -16,11 +16,11 @@ from typing import Any
 import pytest
 
 from bot import workers
-from bot.client import TilehostBot, create_bot
-from bot.settings import Settings
+from bot.client import TilehostBot
 from games import ai, registry
 from tests.e2e.helpers import (
     Watch,
+    build_bot,
     game_state,
     make_world,
     only_game,
@@ -40,9 +40,8 @@ SHORT = {"triominos": {"target": 200}, "geronimos": {"bag": 20}, "geominos": {"m
 
 @pytest.fixture
 def simcord_bot(db_path: str) -> TilehostBot:
-    settings = Settings(token="test-token", db_path=db_path, computer_iterations=PLAYOUTS)
     seeds = iter(range(2000, 3000))
-    return create_bot(settings, extensions=EXTENSIONS, seed_source=lambda: next(seeds))
+    return build_bot(db_path, EXTENSIONS, lambda: next(seeds), computer_iterations=PLAYOUTS)
 
 
 @pytest.fixture
