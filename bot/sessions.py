@@ -307,6 +307,8 @@ class SessionService:
         open_tables = [s for s in here if s.row.thread_id is None]
         if len(open_tables) == 1:
             return open_tables[0]
+        if len(here) == 1:
+            return here[0]
         if not here:
             raise errors.NoGameHere(f"There is no {kind.title} game here. Start one with `/{kind.name} new`.")
         raise errors.NoGameHere(f"Several {kind.title} games run from this channel: use the game's thread.")
@@ -362,7 +364,9 @@ class SessionService:
         return session
 
     def _check_free_table(self, game: Game[Any, Any], channel_id: int, user_id: int) -> None:
-        here = [s for s in self.in_channel(channel_id, (game.name,)) if s.row.thread_id is None]
+        # the games at this table: those of the channel that have no thread of their own, or
+        # the game whose thread this is
+        here = [s for s in self.in_channel(channel_id, (game.name,)) if s.row.thread_id in (None, channel_id)]
         if game.table_per_player:
             if any(s.row.host_id == user_id for s in here):
                 raise errors.GameExists(

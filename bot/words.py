@@ -151,9 +151,11 @@ def _turn_line(session: Session, group: Sequence[Step]) -> str:
     who = name(session, seat)
     forced = all(step.forced for step in group)
     moves = [step.line for step in group if not step.line.startswith("!")]
-    events = [event for step in group for event in step.events]
-    caused = event_words(session, events, seat)
     special = [step.line for step in group if step.line.startswith("!")]
+    events = [event for step in group for event in step.events]
+    if "!resign" in special:
+        events = [event for event in events if event.reason != "resigned"]  # the head says it
+    caused = event_words(session, events, seat)
     if "!timeout" in special and not moves:
         head = f"⏰ {who} ran out of time"
     elif "!resign" in special:

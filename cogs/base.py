@@ -329,11 +329,11 @@ class GameCog(commands.GroupCog):
     @app_commands.command(description="Get a game record as a file (the last game here, or a game number).")
     @app_commands.describe(game_id="A finished game's number (default: the last game to end here)")
     async def export(self, interaction: discord.Interaction, game_id: GameNumber | None = None) -> None:
-        await replies.defer_public(interaction)
         if game_id is None:
             game_id = await self._last_here(interaction)
         row, record = game_id
         self._check_hosted(row)
+        await replies.defer_public(interaction)  # after the checks: a refusal is answered privately
         data = record.to_text().encode()
         await interaction.followup.send(
             f"Record of {get_game(row.game).title} #{row.id}.",
@@ -342,7 +342,7 @@ class GameCog(commands.GroupCog):
         )
 
     async def _last_here(self, interaction: discord.Interaction) -> tuple[Any, Record]:
-        last = await self.service.last_finished(channel_of(interaction), self.hosted)
+        last = await self.service.storage.last_finished(channel_of(interaction), self.hosted)
         if last is None:
             raise errors.NoGameHere(
                 f"No {self.game.title} game has ended in this channel yet; name one with `game_id` "
@@ -358,11 +358,11 @@ class GameCog(commands.GroupCog):
     @app_commands.command(description="Watch a finished game again: an animated board and a score chart.")
     @app_commands.describe(game_id="The game's number (see /history; default: the last game to end here)")
     async def replay(self, interaction: discord.Interaction, game_id: GameNumber | None = None) -> None:
-        await replies.defer_public(interaction)
         if game_id is None:
             game_id = await self._last_here(interaction)
         row, record = game_id
         self._check_hosted(row)
+        await replies.defer_public(interaction)  # after the checks: a refusal is answered privately
         await self._send_replay(interaction, record, f"Replay of {get_game(row.game).title} #{row.id}")
 
     @app_commands.command(name="import", description="Show a game record file (from export) as a replay.")

@@ -64,6 +64,10 @@ async def answer_error(interaction: discord.Interaction, error: Exception) -> No
     was wrong; anything else is logged with its traceback and the user is told that nothing was
     recorded."""
     original = getattr(error, "original", error)
+    if isinstance(original, app_commands.TransformerError) and isinstance(
+        original.__cause__, errors.SessionError | GameError
+    ):
+        original = original.__cause__  # a refusal while reading an option (e.g. a game number)
     if isinstance(original, errors.SessionError | GameError):
         await send_error(interaction, str(original))
     elif isinstance(original, workers.WorkTooLong):

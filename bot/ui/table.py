@@ -209,6 +209,12 @@ class TableAnnouncer:
         channel = await self._room(session.row.channel_id)
         if not isinstance(channel, discord.TextChannel):
             return None
+        allowed = channel.permissions_for(channel.guild.me)
+        if not (allowed.create_public_threads and allowed.send_messages_in_threads):
+            log.info(
+                "game %s plays in its channel: the bot may not make threads there or post in them", session.id
+            )
+            return None
         name = words.thread_name(session)
         try:
             if lobby_id is not None:
@@ -248,7 +254,8 @@ class TableAnnouncer:
             return
         passed = any(update.turn_passed for update in updates) and session.game.max_players > 1
         if passed:
-            fresh = _Turn(before=[*turn.running, *steps])
+            missed = turn.before if turn.message_id is None else []  # its message never went out
+            fresh = _Turn(before=[*missed, *turn.running, *steps])
             self._turns[session.id] = fresh
             await self._post_turn(session, fresh)
             return
