@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from games.core import Event, EventKind, Game, event_phrase, outcome_phrase, plural
+from games.records import RESIGN, TIMEOUT
 
 if TYPE_CHECKING:
     from bot.sessions import Session, Step
@@ -288,11 +289,19 @@ def standings_line(session: Session) -> str:
     order = sorted(range(len(outcome.ranks)), key=lambda seat: (outcome.ranks[seat], seat))
     rows = [
         f"{outcome.ranks[seat]}. {name(session, seat)} {outcome.scores[seat]}"
-        + (" (resigned)" if seat in outcome.forfeited else "")
+        + (f" ({_forfeit_words(session, seat)})" if seat in outcome.forfeited else "")
         for seat in order
     ]
     unit = " (fewest wins)" if session.game.lower_is_better else ""
     return "Standings" + unit + ": " + " · ".join(rows)
+
+
+def _forfeit_words(session: Session, seat: int) -> str:
+    """Why a seat forfeited: it resigned, or (without a resignation) its time ran out."""
+    own = {line.text for line in session.lines if line.seat == seat}
+    if RESIGN in own:
+        return "resigned"
+    return "out of time" if TIMEOUT in own else "forfeited"
 
 
 def result_message(session: Session, pings: Sequence[int], where: str | None) -> str:
