@@ -134,17 +134,23 @@ def merge_events(events: Iterable[Event]) -> list[Event]:
 
 
 def event_words(session: Session, events: Iterable[Event], mover: int | None) -> list[str]:
-    """What the events say, merged; an event about another seat than the mover names it."""
+    """What the events say, merged; an event about another seat than the one the words are about
+    (the mover, until an event about someone else) names it: "Ann plays …; Ben passes; Ann draws"."""
     names = plain_names(session)
     said = []
+    about = mover
     for event in merge_events(events):
         if event.kind in (EventKind.GAME_END,) and not event.reason:
             continue
         phrase = _phrase(session.game, event, names)
         if not phrase:
             continue
-        needs_name = event.seat is not None and event.seat != mover and names[event.seat] not in phrase
-        said.append(f"{names[event.seat]} {phrase}" if needs_name and event.seat is not None else phrase)
+        if event.seat is None:
+            said.append(phrase)
+            continue
+        needs_name = event.seat != about and names[event.seat] not in phrase
+        said.append(f"{names[event.seat]} {phrase}" if needs_name else phrase)
+        about = event.seat
     return said
 
 
