@@ -6,12 +6,15 @@ stays quiet (see :class:`tests.e2e.helpers.Watch`)."""
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
 import pytest
 
 from bot.client import TilehostBot
+from bot.storage import SeatRow
+from games.geominos import GAME
 from tests.e2e.helpers import (
     Watch,
     boards,
@@ -30,6 +33,7 @@ from tests.e2e.helpers import (
     table_counts,
     to_act,
 )
+from tests.games.test_geominos import SEALED_DEAL, SEALING
 
 EXTENSIONS = ("cogs.lobby", "cogs.standings", "cogs.geominos")
 COST = re.compile(r"· (\d+) points?$")
@@ -280,3 +284,71 @@ async def test_async_clock_reminds_gives_one_more_period_then_forfeits(world: An
     assert game_state(db_path, game_id)[0] == "finished"
     watch.after(game_id)
     assert "(out of time)" in posts(channel)[-1].content
+
+
+async def stored_lobby(env: Any, channel: Any, host: Any, guest: Any, deal: list[str], mode: str) -> int:
+    """A lobby stored with an explicit ``deal`` (as a migrated game may have: the bot itself
+    deals by the seed), restored by a restart like any other lobby."""
+    options = GAME.Options.from_dict({"mode": mode})
+    storage = env.bot.service.storage
+    game_id = await storage.create_game(
+        game=GAME.name,
+        guild_id=channel.guild.id,
+        channel_id=channel.id,
+        host=SeatRow(0, host.id, host.name),
+        options=options.to_dict(),
+        seed=1,
+        deal=deal,
+        turn_seconds=24 * 3600,
+        now=env.now().timestamp(),
+        variant=GAME.variant(options),
+    )
+    await storage.add_seat(game_id, SeatRow(1, guest.id, guest.name))
+    return int(game_id)
+
+
+async def test_a_seat_that_cannot_place_is_passed_over_by_itself(
+    world: Any, db_path: str, seed: list[int]
+) -> None:
+    """A pass needs a board that seals a tile, which natural play does not make: searching seeds
+    (a beam search over the placements, 25 wide, over the One-Tile decks) got no tile below 8
+    placements. So this game is a stored lobby with the rules tests' sealed deal: after the
+    sixteen placements of ``SEALING`` the next player draws the Anchor, which fits nowhere (+5,
+    set aside), and the player who placed the Snake plays on. A restart then replays it."""
+    env, channel, people = world
+    alice, bob = people["alice"], people["bob"]
+    game_id = await stored_lobby(env, channel, alice, bob, SEALED_DEAL, "one")
+    await env.restart_bot(build_bot(db_path, EXTENSIONS, seed))
+    assert "has started" in private(await alice.slash(channel, "geominos start")).content
+    thread = room(channel, game_id)
+    watch = Watch(env, channel, db_path)
+    watch.after(game_id)
+    for move in SEALING:
+        mover = to_act(db_path, game_id, people)
+        assert private(await mover.slash(thread, "geominos play", move=move)).content.startswith("✅")
+        watch.after(game_id, mover.id)
+    second = bob if mover is alice else alice
+    assert to_act(db_path, game_id, people) is mover, f"{second.name} was passed over"
+    assert game_state(db_path, game_id)[1] == len(SEALING), "the pass is no move of the record"
+    said = last_board(thread).content
+    passed, plays_on = f"**{second.name}**", f"**{mover.name}**"
+    story = (
+        f"{passed} draws Anchor; cannot place Anchor anywhere on the board +5; sets Anchor aside unplayed; "
+        f"passes; {plays_on} draws Ladder."
+    )
+    assert story in said, said
+    snapshot = json.loads(rows(db_path, "SELECT snapshot FROM games WHERE id = ?", game_id)[0][0])
+    seat = {name: seat for seat, name in seat_names(db_path, game_id).items()}[second.name]
+    assert f"{passed} {snapshot['scores'][seat]}" in said, "the scores in words count the +5"
+    assert f"{plays_on}, it's your turn" in said and f"<@{second.id}>" not in said
+    await env.restart_bot(build_bot(db_path, EXTENSIONS, seed))
+    assert private(await second.slash(thread, "geominos hand")).content.endswith("nothing")
+    while game_state(db_path, game_id)[0] == "playing":
+        mover = to_act(db_path, game_id, people)
+        await take_turn(thread, mover)
+        watch.after(game_id, mover.id)
+    # Watch.finish replays the game from its seed (not its deal): every placement ends a turn
+    turns = game_state(db_path, game_id)[1] + 1
+    assert len(watch.messages(game_id)) <= turns + 2, "at most one public message per turn"
+    result = posts(channel)[-1]
+    assert "Game over" in result.content and "every tile in play is placed" in result.content
