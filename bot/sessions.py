@@ -458,7 +458,11 @@ class SessionService:
             random.Random(session.row.seed).shuffle(order)
             seated = [SeatRow(i, s.user_id, s.name, s.ai_level) for i, s in enumerate(order)]
             header = records.new_record(
-                session.game, [s.name for s in seated], session.row.options, session.row.seed
+                session.game,
+                [s.name for s in seated],
+                session.row.options,
+                session.row.seed,
+                session.row.deal,
             )
             _, state = records.start(header)
             playing = replace(session.row, status=Status.PLAYING.value)

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from games import ai
 from games.core import Event, EventKind, Game, event_phrase, outcome_phrase, plural
+from games.records import RESIGN, TIMEOUT
 
 if TYPE_CHECKING:
     from bot.sessions import Session, Step
@@ -104,17 +105,23 @@ def merge_events(events: Iterable[Event]) -> list[Event]:
 
 
 def event_words(session: Session, events: Iterable[Event], mover: int | None) -> list[str]:
-    """What the events say, merged; an event about another seat than the mover names it."""
+    """What the events say, merged; an event about another seat than the one the words are about
+    (the mover, until an event about someone else) names it: "Ann plays …; Ben passes; Ann draws"."""
     names = plain_names(session)
     said = []
+    about = mover
     for event in merge_events(events):
         if event.kind in (EventKind.GAME_END,) and not event.reason:
             continue
         phrase = _phrase(session.game, event, names)
         if not phrase:
             continue
-        needs_name = event.seat is not None and event.seat != mover and names[event.seat] not in phrase
-        said.append(f"{names[event.seat]} {phrase}" if needs_name and event.seat is not None else phrase)
+        if event.seat is None:
+            said.append(phrase)
+            continue
+        needs_name = event.seat != about and names[event.seat] not in phrase
+        said.append(f"{names[event.seat]} {phrase}" if needs_name else phrase)
+        about = event.seat
     return said
 
 
@@ -261,11 +268,19 @@ def standings_line(session: Session) -> str:
     order = sorted(range(len(outcome.ranks)), key=lambda seat: (outcome.ranks[seat], seat))
     rows = [
         f"{outcome.ranks[seat]}. {name(session, seat)} {outcome.scores[seat]}"
-        + (" (resigned)" if seat in outcome.forfeited else "")
+        + (f" ({_forfeit_words(session, seat)})" if seat in outcome.forfeited else "")
         for seat in order
     ]
     unit = " (fewest wins)" if session.game.lower_is_better else ""
     return "Standings" + unit + ": " + " · ".join(rows)
+
+
+def _forfeit_words(session: Session, seat: int) -> str:
+    """Why a seat forfeited: it resigned, or (without a resignation) its time ran out."""
+    own = {line.text for line in session.lines if line.seat == seat}
+    if RESIGN in own:
+        return "resigned"
+    return "out of time" if TIMEOUT in own else "forfeited"
 
 
 def result_message(session: Session, pings: Sequence[int], where: str | None) -> str:
