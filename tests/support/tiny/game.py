@@ -10,7 +10,8 @@ from typing import Any, ClassVar
 from games.core import Events, Game, Outcome, rank_by_scores
 from games.errors import quote
 from tests.support.tiny import notation, rules
-from tests.support.tiny.state import Move, Options, State
+from tests.support.tiny.state import Move, State
+from tests.support.tiny.state import Options as TinyOptions
 
 
 class TinyGame(Game[State, Move]):
@@ -21,7 +22,7 @@ class TinyGame(Game[State, Move]):
     aliases = ("tinytiles",)
     min_players = 2
     max_players = 3
-    Options = Options
+    Options = TinyOptions
     summary = "Play a tile different from the last one; score its number. Draw or pass when stuck."
     notation_help = "A tile number (`4`), `draw` or `pass`."
     phrases: ClassVar[Mapping[str, str]] = {
@@ -31,7 +32,7 @@ class TinyGame(Game[State, Move]):
         "all_played": "every tile was played",
     }
 
-    def _new(self, players: int, options: Options, seed: int, deal: Any) -> State:
+    def _new(self, players: int, options: TinyOptions, seed: int, deal: Any) -> State:
         return rules.deal(players, options, seed, deal)
 
     def to_act(self, state: State) -> int | None:
