@@ -20,7 +20,7 @@ from tests.support.postgres import PostgresServer, PostgresUnavailable
 
 BACKENDS = ("sqlite", "postgresql")
 
-TEST_EXTENSIONS = ("cogs.lobby", "cogs.standings", "tests.support.tinycog")
+TEST_EXTENSIONS = ("cogs.lobby", "cogs.standings", "tests.support.tiny.cog")
 SETTLE_SECONDS = 60.0
 """How long SimCord waits for the bot to finish its work after each step. Its default, five
 seconds, is too short on a loaded two-core machine (a whole replay is drawn in one step); a

@@ -15,9 +15,9 @@ from bot.storage import Storage
 from games import registry
 from tests.bot.fakes import FakeTime
 from tests.bot.test_sessions import user_to_act
-from tests.support import tinygame
+from tests.support import tiny
 
-registry.register(tinygame.GAME)
+registry.register(tiny.GAME)
 SHARD_ZERO = (0 << 22, 2 << 22)  # guilds on shard 0 of 2
 SHARD_ONE = (1 << 22, 3 << 22)  # guilds on shard 1 of 2
 
