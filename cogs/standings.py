@@ -185,7 +185,8 @@ def history_line(row: HistoryRow) -> str:
     """One finished game in a player's history, with a link to its last board."""
     game = registry.get(row.game)
     if is_solitaire(game):
-        result = "solved" if row.won else "gave up"  # one seat: no ranks, and no points to speak of
+        # one seat: no ranks, and no points to speak of
+        result = ("solved with hints" if row.helped else "solved") if row.won else "gave up"
     else:
         result = ("won" if row.won else f"{_ordinal(row.rank)} of {row.players}") + f", {row.score} pts"
     line = f"**{game.title}** #{row.game_id} — {result} — <t:{int(row.finished_at)}:R>"

@@ -294,6 +294,8 @@ async def test_solitaire_solved_entirely_with_hints_counts_apart(world: Any, db_
     stats = shown(await bob.slash(channel, "stats", game=SOLO))
     fields = [field.value for field in stats.embeds[0].fields]
     assert any("`6x10` solved 0×" in value and "1× with hints" in value for value in fields), fields
+    history = shown(await bob.slash(channel, "history"))
+    assert "solved with hints" in history.embeds[0].description
 
 
 async def test_solitaire_dead_end_and_give_up_show_no_standings(world: Any, db_path: str) -> None:
