@@ -13,8 +13,16 @@ Explicit deal: a list of the twelve tile numbers in the order they are dealt (se
 three each), the rest being the deck, top first.
 """
 
+from games import registry
+from rendering import registry as renderers
 from tests.support.tiny.game import TinyGame
+from tests.support.tiny.renderer import RENDERER
 
 GAME = TinyGame()
+# A shipped game is registered from games.registry.GAME_MODULES and rendering.registry.SHIPPED;
+# this test game registers itself on import, so that worker processes (which unpickle it by
+# its class, importing this package) know it and its renderer too.
+registry.register(GAME)
+renderers.register(RENDERER)
 
 __all__ = ["GAME"]
