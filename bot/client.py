@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 import logging
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -27,11 +26,9 @@ BASE_EXTENSIONS = ("cogs.lobby", "cogs.standings")
 
 
 def default_extensions() -> tuple[str, ...]:
-    """The lobby cog and every game cog that exists."""
-    games = tuple(
-        f"cogs.{name}" for name in GAME_COGS if importlib.util.find_spec(f"cogs.{name}") is not None
-    )
-    return BASE_EXTENSIONS + games
+    """The lobby and standings cogs and every game's cog (a missing one is an error when the
+    bot loads it, never a silent skip)."""
+    return BASE_EXTENSIONS + tuple(f"cogs.{name}" for name in GAME_COGS)
 
 
 def virtual_now() -> float:
@@ -97,6 +94,7 @@ class TilehostBot(commands.Bot):
             default_turn_seconds=self.settings.turn_seconds,
             seed_source=self._seed_source,
             shards=self.settings.shards,
+            computer_budget=self.settings.computer_budget,
         )
         self.service.subscribe(self.announcer.on_update)
         for name in self.extension_names:

@@ -39,6 +39,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+from bot import workers
 from bot.client import TilehostBot, create_bot
 from bot.settings import ConfigError, Settings, load_settings
 
@@ -453,6 +454,7 @@ def run(settings: Settings) -> int:
         print(f"Tilehost cannot start: {error}", file=sys.stderr)
         return 2
     settings = local_settings(settings)
+    workers.warm()  # before SimCord's clock runs (see workers.warm)
     log.info("local mode: simulated Discord in a browser page, database %s", settings.db_path)
 
     async def main() -> None:

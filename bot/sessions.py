@@ -34,7 +34,7 @@ from bot.storage import (
     StaleMove,
     Storage,
 )
-from games import records, registry
+from games import ai, records, registry
 from games.core import Event, Game, Outcome
 from games.errors import GameError
 from games.records import RESIGN, TIMEOUT, Record, RecordedMove
@@ -84,6 +84,8 @@ class Session:
     waiting: int = 0
     """How many actions are queued for the lock (for the "busy" answer)."""
     _suggested: tuple[Any, int, list[tuple[str, str]]] | None = None
+    _hinted: tuple[Any, ai.Decision] | None = None
+    """The last hint, with the state it was made for (autocomplete leads with it)."""
 
     @property
     def id(self) -> int:
@@ -117,6 +119,14 @@ class Session:
     def names(self) -> list[str]:
         """Display names in seat order."""
         return [seat.name for seat in self.seats]
+
+    @property
+    def picture_names(self) -> list[str]:
+        """Names for pictures: computers with their level (``Ada (hard)``)."""
+        return [
+            f"{seat.name} ({ai.level_of(seat.ai_level)})" if seat.is_computer else seat.name
+            for seat in self.seats
+        ]
 
     @property
     def humans(self) -> list[int]:
@@ -223,6 +233,7 @@ class SessionService:
         seed_source: Callable[[], int] | None = None,
         chooser: Chooser | None = None,
         shards: Shards | None = None,
+        computer_budget: ai.Budget | None = None,
     ) -> None:
         self.storage = storage
         self.shards = shards
@@ -230,7 +241,9 @@ class SessionService:
         self.now = now
         self.default_turn_seconds = default_turn_seconds
         self._seed_source = seed_source or (lambda: secrets.randbits(62))
-        self._chooser = chooser or greedy_choice
+        self.computer_budget = computer_budget or ai.Budget()
+        """What a ``hard`` computer (and a hint) may spend on one decision."""
+        self._chooser = chooser or self._computer_choice
         self._sleep = sleep
         self._sessions: dict[int, Session] = {}
         self._listeners: list[Listener] = []
@@ -445,7 +458,11 @@ class SessionService:
             random.Random(session.row.seed).shuffle(order)
             seated = [SeatRow(i, s.user_id, s.name, s.ai_level) for i, s in enumerate(order)]
             header = records.new_record(
-                session.game, [s.name for s in seated], session.row.options, session.row.seed
+                session.game,
+                [s.name for s in seated],
+                session.row.options,
+                session.row.seed,
+                session.row.deal,
             )
             _, state = records.start(header)
             playing = replace(session.row, status=Status.PLAYING.value)
@@ -911,18 +928,43 @@ class SessionService:
             cached = (state, session.ply, ranked)
             if session.state is state:
                 session._suggested = cached
-        return filter_suggestions(cached[2], typed)
+        ranked = cached[2]
+        hinted = session._hinted
+        if hinted is not None and hinted[0] is state:
+            ranked = lead_with_hint(ranked, hinted[1].notation)
+        return filter_suggestions(ranked, typed)
 
-    async def hint(self, session: Session, user_id: int) -> str:
-        """The computer's choice for the user's seat, in notation."""
+    async def hint(self, session: Session, user_id: int) -> ai.Decision:
+        """The ``hard`` computer's choice for the user's seat (to act), from what that seat can
+        see, with what it weighed; kept for the position, so autocomplete leads with it."""
         await self.ready(session)
         self._require_playing(session)
         seat = self._seat_for(session, user_id)
         if session.to_act() != seat:
             raise errors.NotYourTurn("A hint is for your own turn; it is not your turn now.")
         state = session.state
-        move = await self._chooser(session)
-        return str(session.game.format_move(state, move))
+        hinted = session._hinted
+        if hinted is not None and hinted[0] is state:
+            return hinted[1]
+        decision = await workers.run(
+            workers.hint, session.game, state, seat, search_seed(session), self.computer_budget
+        )
+        if session.state is state:
+            session._hinted = (state, decision)
+        return decision
+
+    async def _computer_choice(self, session: Session) -> Any:
+        """The move of the computer seat to act, at its level (off the event loop)."""
+        seat = session.seat_to_act()
+        level = seat.ai_level if seat is not None else None
+        return await workers.run(
+            workers.computer_move,
+            session.game,
+            session.state,
+            level,
+            search_seed(session),
+            self.computer_budget,
+        )
 
     async def last_finished(self, channel_id: int, games: Sequence[str]) -> Session | None:
         """The last game of ``games`` to end in this channel (or a thread of it), loaded."""
@@ -978,11 +1020,16 @@ def filter_suggestions(ranked: Sequence[tuple[str, str]], typed: str) -> list[tu
     return found
 
 
-async def greedy_choice(session: Session) -> Any:
-    """The greedy computer's move for the seat to act (off the event loop)."""
-    seat = session.to_act()
-    seed = session.row.seed + session.ply
-    return await workers.run(workers.computer_move, session.game, session.state, seat, "normal", seed)
+def search_seed(session: Session) -> int:
+    """The seed of a computer's or a hint's decision: the game's and the position's, so that a
+    decision is reproducible (the search itself sees only the seat's view)."""
+    return session.row.seed + session.ply
+
+
+def lead_with_hint(ranked: Sequence[tuple[str, str]], notation: str) -> list[tuple[str, str]]:
+    """The suggestions with the hinted move first, marked as the hint."""
+    hinted = [(f"💡 hint · {label}", move) for label, move in ranked if move == notation]
+    return hinted + [(label, move) for label, move in ranked if move != notation]
 
 
 def _computer_to_act(row: GameRow, seats: Sequence[SeatRow]) -> bool:

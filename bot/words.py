@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from games import ai
 from games.core import Event, EventKind, Game, event_phrase, outcome_phrase, plural
+from games.records import RESIGN, TIMEOUT
 
 if TYPE_CHECKING:
     from bot.sessions import Session, Step
@@ -83,67 +85,43 @@ def players_range(game: Game[Any, Any]) -> str:
 # -- events ----------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class _Said:
-    seat: int | None
-    reason: str
-    other: int | None
-    subject: str
-    kind: EventKind | str
-    points: int
-    count: int
-
-
 def merge_events(events: Iterable[Event]) -> list[Event]:
     """Events with repeated facts merged: the same reason for the same seat (and subject) once,
     with its points and counts summed ("encloses 2 empty squares +2")."""
-    merged: dict[tuple[Any, ...], _Said] = {}
+    merged: dict[tuple[Any, ...], Event] = {}
     for event in events:
-        if not event.reason:
-            key: tuple[Any, ...] = (id(event),)
-        else:
-            key = (event.reason, event.seat, event.other, event.subject, event.kind)
-        seen = merged.get(key)
-        if seen is None:
-            merged[key] = _Said(
-                event.seat, event.reason, event.other, event.subject, event.kind, event.points, event.count
-            )
-        else:
-            merged[key] = _Said(
-                seen.seat,
-                seen.reason,
-                seen.other,
-                seen.subject,
-                seen.kind,
-                seen.points + event.points,
-                seen.count + event.count,
-            )
-    return [
-        Event(
-            said.kind,
-            seat=said.seat,
-            points=said.points,
-            reason=said.reason,
-            count=said.count,
-            subject=said.subject,
-            other=said.other,
+        key = (
+            (event.reason, event.seat, event.other, event.subject, event.kind)
+            if event.reason
+            else (id(event),)
         )
-        for said in merged.values()
-    ]
+        seen = merged.get(key)
+        merged[key] = (
+            event
+            if seen is None
+            else replace(seen, points=seen.points + event.points, count=seen.count + event.count)
+        )
+    return list(merged.values())
 
 
 def event_words(session: Session, events: Iterable[Event], mover: int | None) -> list[str]:
-    """What the events say, merged; an event about another seat than the mover names it."""
+    """What the events say, merged; an event about another seat than the one the words are about
+    (the mover, until an event about someone else) names it: "Ann plays …; Ben passes; Ann draws"."""
     names = plain_names(session)
     said = []
+    about = mover
     for event in merge_events(events):
         if event.kind in (EventKind.GAME_END,) and not event.reason:
             continue
         phrase = _phrase(session.game, event, names)
         if not phrase:
             continue
-        needs_name = event.seat is not None and event.seat != mover and names[event.seat] not in phrase
-        said.append(f"{names[event.seat]} {phrase}" if needs_name and event.seat is not None else phrase)
+        if event.seat is None:
+            said.append(phrase)
+            continue
+        needs_name = event.seat != about and names[event.seat] not in phrase
+        said.append(f"{names[event.seat]} {phrase}" if needs_name else phrase)
+        about = event.seat
     return said
 
 
@@ -151,7 +129,7 @@ def _phrase(game: Game[Any, Any], event: Event, names: Sequence[str]) -> str:
     try:
         return event_phrase(game, event, names)
     except (KeyError, IndexError, ValueError):
-        return event.text or event.reason
+        return event.reason
 
 
 # -- turn lines --------------------------------------------------------------------------------------
@@ -290,11 +268,19 @@ def standings_line(session: Session) -> str:
     order = sorted(range(len(outcome.ranks)), key=lambda seat: (outcome.ranks[seat], seat))
     rows = [
         f"{outcome.ranks[seat]}. {name(session, seat)} {outcome.scores[seat]}"
-        + (" (resigned)" if seat in outcome.forfeited else "")
+        + (f" ({_forfeit_words(session, seat)})" if seat in outcome.forfeited else "")
         for seat in order
     ]
     unit = " (fewest wins)" if session.game.lower_is_better else ""
     return "Standings" + unit + ": " + " · ".join(rows)
+
+
+def _forfeit_words(session: Session, seat: int) -> str:
+    """Why a seat forfeited: it resigned, or (without a resignation) its time ran out."""
+    own = {line.text for line in session.lines if line.seat == seat}
+    if RESIGN in own:
+        return "resigned"
+    return "out of time" if TIMEOUT in own else "forfeited"
 
 
 def result_message(session: Session, pings: Sequence[int], where: str | None) -> str:
@@ -359,7 +345,7 @@ def _seat_label(session: Session, seat: int) -> str:
     row = session.seats[seat]
     label = name(session, seat)
     if row.is_computer:
-        label += f" (computer, {row.ai_level})"
+        label += f" (computer, {ai.level_of(row.ai_level)})"
     return label
 
 
@@ -402,3 +388,37 @@ def private_ack(session: Session, steps: Sequence[Step], seat: int | None) -> st
         if session.to_act() == seat:
             lines.append("It's still your turn.")
     return clip("\n".join(lines))
+
+
+def hint_message(session: Session, decision: ai.Decision, command: str) -> str:
+    """A hint in words: the move, the points it makes now, how the computer rates the asker's
+    chances after it, and what it sets up (the asker's own next moves in the line it expects)."""
+    game = session.game
+    facts = [_points_now(game, decision.points)]
+    if decision.value is not None and session.game.max_players > 1 and len(session.seats) > 1:
+        facts.append(f"the computer rates your chances at {round(decision.value * 100)} %")
+    setup = [f"`{step.notation}`" + _signed(game, step.points) for step in decision.setup[:2]]
+    if setup:
+        facts.append("it sets up " + " then ".join(setup))
+    return (
+        f"💡 The computer would play `{decision.notation}`: {'; '.join(facts)}.\n"
+        f"Play it with `{command} move:{decision.notation}`; it leads the suggestions, marked as the hint."
+    )
+
+
+def _points_now(game: Game[Any, Any], points: float) -> str:
+    amount = round(points)
+    if amount == 0:
+        return "no points now"
+    if game.lower_is_better:
+        return (
+            f"it costs {counted(amount, 'point')} now"
+            if amount > 0
+            else f"it takes off {counted(-amount, 'point')} now"
+        )
+    return f"{counted(amount, 'point')} now" if amount > 0 else f"it loses {counted(-amount, 'point')} now"
+
+
+def _signed(game: Game[Any, Any], points: float) -> str:
+    amount = round(points)
+    return f" ({amount:+d})" if amount else ""

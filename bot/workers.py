@@ -33,6 +33,7 @@ DEFAULT_TIMEOUT = 60.0
 PRELOAD = ("games", "games.registry", "games.ai", "rendering.registry", "PIL.Image")
 
 _pool: ProcessPoolExecutor | None = None
+_warm: ProcessPoolExecutor | None = None
 
 
 class WorkTooLong(Exception):
@@ -60,9 +61,12 @@ def warm() -> None:
     does not wait for one, and no process is started later while the pool is busy. Tests call
     it before SimCord's virtual clock runs: with ``time.monotonic`` standing still, starting a
     second worker process would wait forever on the first one's (never elapsing) poll."""
-    executor = pool()
-    for future in [executor.submit(os.getpid) for _ in range(workers())]:
+    global _warm
+    if _warm is pool():
+        return
+    for future in [pool().submit(os.getpid) for _ in range(workers())]:
         future.result()
+    _warm = pool()
 
 
 async def run(fn: Callable[..., T], *args: Any, timeout: float | None = DEFAULT_TIMEOUT) -> T:  # noqa: ASYNC109
@@ -101,9 +105,15 @@ def ranked_moves(game: Game[Any, Any], state: Any) -> list[tuple[str, str]]:
     return [(game.move_label(state, move), game.format_move(state, move)) for move in ranked]
 
 
-def computer_move(game: Game[Any, Any], state: Any, seat: int | None, level: str, seed: int) -> Any:
-    """The move of a computer player of ``level`` for the seat to act."""
-    return ai.player_for(level, seed=seed).choose(game, state)
+def computer_move(game: Game[Any, Any], state: Any, level: str | None, seed: int, budget: ai.Budget) -> Any:
+    """The move of a computer player of ``level`` for the seat to act (``hard`` thinks within
+    ``budget``; it sees only what its seat sees, whatever ``state`` holds)."""
+    return ai.player_for(level, seed=seed, budget=budget).choose(game, state)
+
+
+def hint(game: Game[Any, Any], state: Any, seat: int, seed: int, budget: ai.Budget) -> ai.Decision:
+    """The hint for ``seat`` (to act): the ``hard`` player's decision, with what it weighed."""
+    return ai.player_for(ai.HINT_LEVEL, seed=seed, budget=budget).decide(game, state, seat=seat)
 
 
 def replay_final(game: Game[Any, Any], header: Record, lines: Sequence[RecordedMove]) -> Any:

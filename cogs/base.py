@@ -310,9 +310,8 @@ class GameCog(commands.GroupCog):
 
     async def suggest(self, interaction: discord.Interaction, session: Session) -> None:
         """Tell the user privately what the computer would play in their place."""
-        move = await self.service.hint(session, interaction.user.id)
-        text = f"💡 The computer would play `{move}` — `/{self.game_name} play move:{move}`"
-        await replies.private(interaction, text)
+        decision = await self.service.hint(session, interaction.user.id)
+        await replies.private(interaction, words.hint_message(session, decision, f"/{self.game_name} play"))
 
     @app_commands.command(description="How to play, with the move notation.")
     async def rules(self, interaction: discord.Interaction) -> None:
@@ -388,14 +387,11 @@ class GameCog(commands.GroupCog):
             raise errors.SessionError("That replay took too long to draw.") from None
         except GameError as error:
             raise RecordError(f"That record does not replay: {error}") from None
-        lines = [f"**{words.escape(title)}** — {words.counted(summary['moves'], 'move')}"]
-        outcome = summary["outcome"]
+        lines = [f"**{words.escape(title)}** — {words.counted(summary.moves, 'move')}"]
         for seat, player in enumerate(record.players):
-            won = outcome and seat in outcome["winners"] and seat not in outcome["forfeited"]
-            lines.append(
-                f"{words.escape(words.short(player))}: {summary['scores'][seat]}{' 🏆' if won else ''}"
-            )
-        if not summary["finished"]:
+            won = " 🏆" if summary.won(seat) else ""
+            lines.append(f"{words.escape(words.short(player))}: {summary.scores[seat]}{won}")
+        if not summary.finished:
             lines.append("(the record stops before the end of the game)")
         attachments = [
             discord.File(io.BytesIO(gif), filename=f"{record.game}-replay.gif"),

@@ -45,8 +45,10 @@ class GeominosCog(GameCog, group_name=GAME, group_description="Geominos: match p
         hours: app_commands.Range[int, 1, 168] | None = None,
         match: str | None = None,
     ) -> None:
+        if clock == "async" and hours is None:
+            hours = self.bot.settings.turn_hours  # the server's default async clock
         options = {"mode": mode, "clock": clock, "minutes": minutes, "hours": hours, "match": match}
-        clock_hours = (hours or 24) if clock == "async" else None
+        clock_hours = hours if clock == "async" else None
         await self.open_lobby(interaction, options, clock_hours)
 
 

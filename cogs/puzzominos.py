@@ -33,8 +33,6 @@ if TYPE_CHECKING:
 
 GAME = "puzzominos"
 SOLO = solo.GAME.name
-QUICK_HINT = 50_000
-"""Positions the solver looks at for a hint before it says "place a few more pieces"."""
 HINT_SECONDS = 20.0
 CHECK_SECONDS = 4.0
 """How long the solver may look at a custom target before the game starts anyway."""

@@ -184,8 +184,12 @@ def _duration(seconds: float) -> str:
 def history_line(row: HistoryRow) -> str:
     """One finished game in a player's history, with a link to its last board."""
     game = registry.get(row.game)
-    place = "won" if row.won else f"{_ordinal(row.rank)} of {row.players}"
-    line = f"**{game.title}** #{row.game_id} — {place}, {row.score} pts — <t:{int(row.finished_at)}:R>"
+    if is_solitaire(game):
+        # one seat: no ranks, and no points to speak of
+        result = ("solved with hints" if row.helped else "solved") if row.won else "gave up"
+    else:
+        result = ("won" if row.won else f"{_ordinal(row.rank)} of {row.players}") + f", {row.score} pts"
+    line = f"**{game.title}** #{row.game_id} — {result} — <t:{int(row.finished_at)}:R>"
     if row.message_id:
         guild = row.guild_id if row.guild_id else "@me"
         line += f" — [board](https://discord.com/channels/{guild}/{row.channel_id}/{row.message_id})"

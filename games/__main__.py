@@ -2,7 +2,7 @@
 
 python -m games list
 python -m games replay FILE [--json]
-python -m games selfplay GAME --players N --seed S [--level greedy|random] [--json]
+python -m games selfplay GAME --players N --seed S [--levels hard,normal,...] [--budget SECONDS] [--json]
 python -m games play GAME [--players N] [--seed S] [--computer SEAT ...]
 python -m games solve puzzominos TARGET [--count] [--json]
 """
@@ -17,10 +17,9 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from games import ai, records, registry
-from games.core import Game
+from games.ai.match import play_match
+from games.core import Game, event_phrase
 from games.errors import GameError
-
-MAX_PLIES = 100_000
 
 
 def cmd_list(_: argparse.Namespace) -> int:
@@ -46,39 +45,50 @@ def cmd_replay(args: argparse.Namespace) -> int:
     record = records.Record.from_text(Path(args.file).read_text(encoding="utf-8"))
     summary = records.summary(record)
     if args.json:
-        print(json.dumps(summary, indent=2))
+        print(json.dumps(summary.to_dict(), indent=2))
     else:
         print(_summary_text(summary))
     return 0
 
 
-def _summary_text(summary: dict[str, Any]) -> str:
-    lines = [f"{summary['game']}: {summary['moves']} moves"]
-    for name, score in zip(summary["players"], summary["scores"], strict=True):
+def _summary_text(summary: records.Summary) -> str:
+    lines = [f"{summary.game}: {summary.moves} moves"]
+    for name, score in zip(summary.players, summary.scores, strict=True):
         lines.append(f"  {name}: {score}")
-    outcome = summary["outcome"]
+    outcome = summary.outcome
     if outcome:
-        winners = ", ".join(summary["players"][seat] for seat in outcome["winners"])
-        lines.append(f"  {'draw' if outcome['draw'] else 'winner'}: {winners} ({outcome['reason']})")
+        winners = ", ".join(summary.players[seat] for seat in outcome.winners)
+        lines.append(f"  {'draw' if outcome.is_draw else 'winner'}: {winners} ({outcome.reason})")
     else:
         lines.append("  (not finished)")
     return "\n".join(lines)
 
 
-def selfplay(game: Game[Any, Any], players: int, seed: int, level: str = "greedy") -> records.Record:
-    """A whole game between computer players, as a record."""
-    options = game.Options()
-    state = game.new(players, options, seed=seed)
-    record = records.new_record(game, [f"{level}-{i + 1}" for i in range(players)], options.to_dict(), seed)
-    computers = [ai.player_for(level, seed * 31 + seat) for seat in range(players)]
-    for _ in range(MAX_PLIES):
-        seat = game.to_act(state)
-        if seat is None:
-            return record
-        move = computers[seat].choose(game, state)
-        record = record.with_move(seat, game.format_move(state, move))
-        state, _ = game.apply(state, move)
-    raise GameError(f"{game.name}: self-play did not end after {MAX_PLIES} moves")
+def selfplay(
+    game: Game[Any, Any],
+    players: int,
+    seed: int,
+    level: str = ai.DEFAULT_LEVEL,
+    levels: Sequence[str] | None = None,
+    budget: float | None = None,
+) -> records.Record:
+    """A whole game between computer players (``level`` in every seat, or ``levels[seat]``), as
+    a record; ``budget`` is the seconds per decision of ``hard`` players (default 2)."""
+    return play_match(game, seat_levels(players, level, levels), seed, budget).record
+
+
+def seat_levels(players: int, level: str, levels: Sequence[str] | None) -> list[str]:
+    """The level of every seat: ``levels`` (one for each seat), else ``level`` everywhere; raises
+    :class:`GameError` for a wrong count or an unknown level."""
+    chosen = list(levels) if levels else [level]
+    if len(chosen) == 1:
+        chosen *= players
+    if len(chosen) != players:
+        raise GameError(f"Give one level, or one level for each of the {players} seats, not {len(chosen)}.")
+    try:
+        return [ai.level_of(name) for name in chosen]
+    except KeyError as error:
+        raise GameError(str(error.args[0])) from None
 
 
 def cmd_selfplay(args: argparse.Namespace) -> int:
@@ -88,10 +98,19 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
         raise GameError(
             f"{game.title} is for {game.min_players}-{game.max_players} players, not {args.players}."
         )
-    record = selfplay(game, args.players, args.seed, args.level)
+    if args.budget is not None and args.budget <= 0:
+        raise GameError(f"The budget is seconds per decision, more than 0, not {args.budget}.")
+    levels = [name.strip() for name in args.levels.split(",")] if args.levels else None
+    result = play_match(game, seat_levels(args.players, args.level, levels), args.seed, args.budget)
+    record = result.record
     summary = records.summary(record)
     if args.json:
-        print(json.dumps({**summary, "record": record.to_text()}, indent=2))
+        timing = {
+            "levels": list(result.levels),
+            "decisions": list(result.decisions),
+            "slowest_decision_seconds": [round(seconds, 3) for seconds in result.slowest],
+        }
+        print(json.dumps({**summary.to_dict(), **timing, "record": record.to_text()}, indent=2))
     else:
         print(record.to_text())
         print(_summary_text(summary))
@@ -124,7 +143,7 @@ def play_terminal(
         record = record.with_move(seat, game.format_move(state, move))
         state, events = game.apply(state, move)
         for event in events:
-            print(f"  {event.text}", file=out)
+            print(f"  {event_phrase(game, event, names)}", file=out)
     outcome = game.outcome(state)
     print(f"\nGame over: {outcome.to_dict() if outcome else '-'}", file=out)
     return record
@@ -175,7 +194,9 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("game")
     play.add_argument("--players", type=int, required=True)
     play.add_argument("--seed", type=int, default=0)
-    play.add_argument("--level", choices=["greedy", "random"], default="greedy")
+    play.add_argument("--level", default=ai.DEFAULT_LEVEL, help="one level for every seat")
+    play.add_argument("--levels", help="a level per seat, e.g. hard,normal (easy, normal, hard, random)")
+    play.add_argument("--budget", type=float, help="seconds per decision of a hard player (default 2)")
     play.add_argument("--json", action="store_true")
     play.set_defaults(func=cmd_selfplay)
     hot = sub.add_parser("play", help="hot-seat play in the terminal")

@@ -84,9 +84,7 @@ class Event:
     the points it moved, ``count`` how many things and ``subject`` which thing, in notation.
     """
 
-    kind: EventKind | str
-    text: str = ""
-    """Deprecated: the old sentence form, kept only while games move to reasons."""
+    kind: EventKind
     seat: Seat | None = None
     points: int = 0
     reason: str = ""
@@ -718,7 +716,7 @@ def event_phrase(game: Game[Any, Any], event: Event, names: Sequence[str]) -> st
     """The words of ``event`` with display names put in (see :attr:`Game.phrases`)."""
     template = game.phrases.get(event.reason) or COMMON_PHRASES.get(event.reason)
     if template is None:
-        return event.text or event.reason
+        return event.reason
     return fill_phrase(template, names, seat=event.seat, other=event.other, points=event.points,
                        count=event.count, subject=event.subject)
 

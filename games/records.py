@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games import registry
-from games.core import Event, Game, Seat
+from games.core import Event, Game, Outcome, Seat
 from games.errors import GameError, RecordError, quote
 
 TIMEOUT = "!timeout"
@@ -237,19 +237,47 @@ def replay(record: Record) -> Replay:
     return result
 
 
-def summary(record: Record) -> dict[str, Any]:
-    """The final scores and outcome of a record as a JSON-ready dict."""
-    result = replay(record)
-    game = result.game
-    outcome = game.outcome(result.final)
-    return {
-        "game": game.name,
-        "players": list(record.players),
-        "moves": len(record.moves),
-        "scores": list(game.scores(result.final)),
-        "finished": outcome is not None,
-        "outcome": outcome.to_dict() if outcome else None,
-    }
+@dataclass(frozen=True)
+class Summary:
+    """How a record ends: its players, how many moves, the final scores and the outcome (None
+    when the record stops before the end of the game)."""
+
+    game: str
+    players: tuple[str, ...]
+    moves: int
+    scores: tuple[int, ...]
+    outcome: Outcome | None
+
+    @property
+    def finished(self) -> bool:
+        """True when the record reaches the end of the game."""
+        return self.outcome is not None
+
+    def won(self, seat: Seat) -> bool:
+        """True when ``seat`` is among the winners (and did not forfeit)."""
+        return (
+            self.outcome is not None and seat in self.outcome.winners and seat not in self.outcome.forfeited
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready form (``python -m games replay --json``)."""
+        return {
+            "game": self.game,
+            "players": list(self.players),
+            "moves": self.moves,
+            "scores": list(self.scores),
+            "finished": self.finished,
+            "outcome": self.outcome.to_dict() if self.outcome else None,
+        }
+
+
+def summary(record: Record, replayed: Replay | None = None) -> Summary:
+    """The final scores and outcome of ``record`` (replayed here unless ``replayed`` is given)."""
+    result = replayed or replay(record)
+    game, final = result.game, result.final
+    return Summary(
+        game.name, tuple(record.players), len(record.moves), tuple(game.scores(final)), game.outcome(final)
+    )
 
 
 def new_record(

@@ -259,8 +259,10 @@ class HistoryRow:
     players: int
     won: bool
     finished_at: float
+    helped: bool = False
+    """The result came with help (a solitaire solved with hints)."""
 
     @classmethod
     def from_row(cls, row: Row) -> HistoryRow:
         """A line of the history query."""
-        return _build(cls, row, players=_count, won=bool)
+        return _build(cls, row, players=_count, won=bool, helped=bool)

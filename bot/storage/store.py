@@ -495,7 +495,8 @@ class Storage:
             params.append(guild_id)
         rows = await self.database.fetch(
             "SELECT r.game_id, r.game, g.guild_id, g.channel_id, g.message_id, r.rank, r.score, "
-            "(SELECT COUNT(*) FROM seats s WHERE s.game_id = r.game_id) AS players, r.won, r.finished_at "
+            "(SELECT COUNT(*) FROM seats s WHERE s.game_id = r.game_id) AS players, "
+            "r.won, r.finished_at, r.helped "
             f"FROM results r JOIN games g ON g.id = r.game_id WHERE {where} "
             "ORDER BY r.finished_at DESC, r.game_id DESC LIMIT ?",
             [*params, limit],

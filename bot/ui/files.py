@@ -19,7 +19,7 @@ def _renderer(session: Session) -> Renderer:
 async def board_png(session: Session) -> bytes:
     """The public board as PNG bytes."""
     view = session.view(None)
-    return await workers.run(workers.render, _renderer(session), "board", view, session.names)
+    return await workers.run(workers.render, _renderer(session), "board", view, session.picture_names)
 
 
 async def board_file(session: Session) -> discord.File:
@@ -31,5 +31,5 @@ async def board_file(session: Session) -> discord.File:
 async def hand_file(session: Session, seat: int) -> discord.File:
     """``seat``'s private view as a PNG attachment (for ephemeral replies only)."""
     view = session.view(seat)
-    png = await workers.run(workers.render, _renderer(session), "hand", view, seat, session.names)
+    png = await workers.run(workers.render, _renderer(session), "hand", view, seat, session.picture_names)
     return discord.File(io.BytesIO(png), filename=f"{session.game.name}-{session.id}-hand.png")

@@ -7,6 +7,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
+from games.ai.profile import SearchProfile
 from games.core import Events, Game, GameOptions, Outcome, outcome_phrase, plural
 from games.geominos import notation, rules
 from games.geominos.state import EXTRA_MINUTE, Move, State
@@ -49,6 +50,17 @@ PHRASES: Mapping[str, str] = {
 last player left use :data:`games.core.COMMON_PHRASES`."""
 
 
+def tiles_first(game: Game[State, Move], state: State, moves: list[Move]) -> list[Move]:
+    """The search's candidates: the cheapest placement of each tile in hand first (which tile to
+    spend now is the real choice), then every other placement, cheapest first."""
+    ranked = sorted(moves, key=lambda move: -game.move_gain(state, move))
+    firsts: dict[str, Move] = {}
+    for move in ranked:
+        firsts.setdefault(move.tile, move)
+    chosen = set(firsts.values())
+    return [*firsts.values(), *(move for move in ranked if move not in chosen)]
+
+
 class Geominos(Game[State, Move]):
     """Geominos: place tiles matching pips, keep pips off the light squares."""
 
@@ -60,6 +72,9 @@ class Geominos(Game[State, Move]):
     Options: ClassVar[type[GameOptions]] = GeominosOptions
     lower_is_better: ClassVar[bool] = True
     hands_hidden: ClassVar[bool] = False
+    search_profile: ClassVar[SearchProfile] = SearchProfile(
+        horizon=40, scale=6.0, margin=0.5, order=lambda game, state, moves: tiles_first(game, state, moves)
+    )
     summary: ClassVar[str] = SUMMARY
     notation_help: ClassVar[str] = NOTATION_HELP
     phrases: ClassVar[Mapping[str, str]] = PHRASES

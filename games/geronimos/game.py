@@ -7,6 +7,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
+from games.ai.profile import SearchProfile
 from games.core import Events, Game, GameOptions, Outcome, outcome_phrase
 from games.geronimos import heuristic, notation, rules
 from games.geronimos.cards import LEADER
@@ -70,6 +71,9 @@ class Geronimos(Game[State, Move]):
     summary: ClassVar[str] = SUMMARY
     notation_help: ClassVar[str] = NOTATION_HELP
     phrases: ClassVar[Mapping[str, str]] = PHRASES
+    search_profile: ClassVar[SearchProfile] = SearchProfile(
+        horizon=8, scale=20.0, playout=lambda game, state, rng: heuristic.playout_move(state, rng)
+    )
 
     # -- hooks ----------------------------------------------------------------------------
 

@@ -11,13 +11,14 @@ drawing a risk. Declining (``stop``) gives up the credit of every bonus card on 
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 
 from games.geronimos.hexgrid import Cell, neighbours
 from games.geronimos.rules import earned_bonus, legal_moves, owner_lookup, surround_after, top_counts
-from games.geronimos.state import DISCARD, Move, MoveKind, State
+from games.geronimos.state import BONUS, DISCARD, Move, MoveKind, State
 
 WIN = 1_000_000.0
 SIEGE_WEIGHT = (0.0, 1.0, 3.0, 8.0, 20.0, 60.0, 0.0)
@@ -103,3 +104,18 @@ def placement_gain(state: State, move: Move) -> float:
     elif covered.owner != seat:
         gain += 2 * TOP_CARD
     return gain + BONUS_CARD * earned_bonus(state, move)[1]
+
+
+def playout_move(state: State, rng: random.Random) -> Move:
+    """The search's playout policy: the greedy placement (ties at random), and always the next
+    bonus card when one is on offer (weighing a draw against every card of the bag is the costly
+    part of :func:`move_gain`, and declining is rarely right)."""
+    moves = legal_moves(state)
+    if len(moves) == 1:
+        return moves[0]
+    if BONUS in moves:
+        return BONUS
+    gains = [placement_gain(state, move) if move.kind is MoveKind.PLACE else 0.0 for move in moves]
+    best = max(gains)
+    ties = [move for move, gain in zip(moves, gains, strict=True) if gain >= best - 1e-9]
+    return ties[rng.randrange(len(ties))] if len(ties) > 1 else ties[0]

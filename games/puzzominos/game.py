@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any, ClassVar
 
+from games.ai.profile import SearchProfile
 from games.core import Events, Game, Outcome, Seat
 from games.puzzominos import notation, rules
 from games.puzzominos.state import SET_SIZE, Move, MoveKind, Placement, State
@@ -23,6 +24,7 @@ class PuzzOminos(Game[State, Move]):
     Options = PuzzOptions
     hands_hidden = False
     hidden_information = False
+    search_profile: ClassVar[SearchProfile] = SearchProfile(horizon=2, scale=4.0)
     summary = (
         "Red and Blue each have the 12 pentominoes plus two Free Turn pieces, V3 and T4; a coin "
         "flip decides who plays Red and starts. There is no board: Red's first piece goes at 0,0; "
@@ -95,6 +97,11 @@ class PuzzOminos(Game[State, Move]):
 
     def hand(self, state: State, seat: Seat) -> tuple[str, ...] | None:
         return state.left(seat)
+
+    def continues_turn(self, before: State, after: State) -> bool:
+        """Only a Free Turn's second piece continues a turn: when the opponent is stuck and the
+        same player moves again, that is a new turn (its own board message and a fresh clock)."""
+        return after.second_piece and self.to_act(before) == self.to_act(after)
 
     def forced_move(self, state: State) -> Move | None:
         """The only legal move, when there is just one (a last piece with one place)."""

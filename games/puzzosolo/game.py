@@ -5,11 +5,30 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
+from games.ai.profile import SearchProfile
 from games.core import Events, Game, GameOptions, Outcome, Seat
+from games.puzzominos.solver import SearchLimitError
 from games.puzzominos.targets import parse_target, square_name, standing_name
 from games.puzzosolo import notation, rules
-from games.puzzosolo.state import Move, MoveKind, SoloStatus, State
+from games.puzzosolo.state import GIVE_UP, UNDO, Move, MoveKind, SoloStatus, State, placing
 from games.puzzosolo.state import Options as SoloOptions
+
+EXPERT_LIMIT = 50_000
+"""Positions the computer's solver may look at for one move (every named target's first move
+takes well under a second)."""
+
+
+def solver_move(game: Game[State, Move], state: State) -> Move | None:
+    """The computer's move: the next piece of the solver's completion of the position; ``undo``
+    (or ``giveup`` on an empty target) when the solver proves there is none; None when it cannot
+    tell within :data:`EXPERT_LIMIT` positions (the search then decides)."""
+    try:
+        where = rules.hint_place(state, EXPERT_LIMIT)
+    except SearchLimitError:
+        return None
+    if where is None:
+        return UNDO if state.placed else GIVE_UP
+    return placing(where)
 
 
 class PuzzSolo(Game[State, Move]):
@@ -24,6 +43,9 @@ class PuzzSolo(Game[State, Move]):
     hands_hidden = False
     hidden_information = False
     table_per_player = True
+    search_profile: ClassVar[SearchProfile] = SearchProfile(
+        candidates=6, horizon=12, scale=3.0, expert=solver_move
+    )
     summary = (
         "Fill the target with pentominoes, no gaps and no overlaps: the 6x10 rectangle and its "
         "friends 5x12, 4x15, 3x20 (one set of 12); the 8x8 square with four empty squares "

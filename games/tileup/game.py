@@ -7,6 +7,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
+from games.ai.profile import SearchProfile
 from games.core import Events, Game, Outcome, Seat, outcome_phrase
 from games.tileup import board as geo
 from games.tileup import heuristics, notation, rules
@@ -56,6 +57,14 @@ class TileUp(Game[State, Move]):
     summary = SUMMARY
     notation_help = notation.NOTATION_HELP
     phrases: ClassVar[Mapping[str, str]] = PHRASES
+    search_profile: ClassVar[SearchProfile] = SearchProfile(
+        candidates=5,
+        horizon=12,
+        scale=8.0,
+        playout=lambda game, state, rng: heuristics.plan_move(state),
+        order=lambda game, state, moves: heuristics.plan_first(moves, state),
+        expert=lambda game, state: heuristics.settled_move(state),
+    )
 
     # -- hooks -----------------------------------------------------------------------------
 
@@ -160,6 +169,14 @@ class TileUp(Game[State, Move]):
     def _points(state: State, move: Move) -> int:
         """What the score ``move`` earns."""
         return geo.points(state.board, geo.region(state.board, move.square))
+
+    def evaluate(self, state: State, seat: Seat) -> float:
+        """The lead over the best other seat, counting more as the corners fill (see
+        :func:`heuristics.closing_value`); +-1e6 once the game is over."""
+        result = self.outcome(state)
+        if result is not None:
+            return 1_000_000.0 if result.ranks[seat] == 1 else -1_000_000.0 * result.ranks[seat]
+        return heuristics.closing_value(state, seat)
 
     def move_gain(self, state: State, move: Move) -> float:
         """Points for a score; a small heuristic for the rest (see :mod:`heuristics`)."""

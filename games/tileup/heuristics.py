@@ -7,12 +7,28 @@ game) and the others away from them.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache, lru_cache
 
 from games.tileup import board as geo
-from games.tileup.data import CORNERS, NEIGHBOURS, SIZE, Stack, card_colour, card_shape, fits_inside, shape_of
-from games.tileup.rules import scorable_cards
-from games.tileup.state import Move, MoveKind, State
+from games.tileup.data import (
+    CARD_LIMIT,
+    COLOURS,
+    CORNERS,
+    NEIGHBOURS,
+    SHAPES,
+    SIZE,
+    Stack,
+    card_colour,
+    card_shape,
+    fits_inside,
+    orientations,
+    shape_of,
+    square_index,
+)
+from games.tileup.rules import legal_moves, scorable_cards, score_moves
+from games.tileup.state import Move, MoveKind, State, Step
 
 
 def move_gain(state: State, move: Move) -> float:
@@ -106,3 +122,309 @@ def _breaks_match(board: tuple[Stack, ...], cards: tuple[str, ...], move: Move) 
     if move.square in matched:
         return True
     return any(near in matched and board[near][-1][0] == move.tile[0] for near in NEIGHBOURS[move.square])
+
+
+# -- plans: the search player's Tile Up! knowledge ------------------------------------------------
+#
+# A plan lays tiles from the hand so that a whole same-colour region takes a card's exact shape,
+# then scores it. Every way the shape can lie on the board (a site) is tried: the site's squares
+# already of the card's colour stay, the others take a tile of that colour (on an empty square
+# reached from the board, or on a stack of another colour whose top is higher), and no square
+# around the site may show the colour (the region must be whole).
+
+START_CORNERS_LEFT = 36
+"""About what :func:`corners_left` is at the start (four paths of nine tiles from the centre)."""
+CLOSING_WEIGHT = 2.0
+"""How much more a lead counts once the corners are covered (see :func:`closing_value`)."""
+TILE_COST = 1.2
+"""What a tile laid in a plan costs (drawing three tiles takes a whole turn)."""
+LEAD_TO_CLOSE = 4
+"""The lead from which the search player heads for the corners to end the game."""
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Tiles to lay, in a legal order, so that card ``card`` (its number in the score moves)
+    scores ``points``; ``missing`` tiles of the card's colour are not in the hand yet."""
+
+    card: int
+    colour: str
+    squares: tuple[int, ...]
+    placements: tuple[tuple[str, int], ...]
+    points: int
+    missing: int
+
+    @property
+    def value(self) -> float:
+        """Points less the tiles it spends (a plan worth nothing is no plan)."""
+        return self.points - TILE_COST * (len(self.placements) + self.missing)
+
+
+Site = tuple[tuple[int, ...], int, int]
+"""A way a shape can lie: its squares, their bit mask and the mask of the squares around them."""
+
+
+@cache
+def shape_sites(shape: str) -> tuple[Site, ...]:
+    """Every way ``shape`` can lie on the board (bit ``i`` of a mask is square ``i``)."""
+    sites = []
+    for form in sorted(orientations(SHAPES[shape]), key=sorted):
+        width = 1 + max(x for x, _ in form)
+        height = 1 + max(y for _, y in form)
+        for dy in range(SIZE - height + 1):
+            for dx in range(SIZE - width + 1):
+                squares = tuple(sorted(square_index(x + dx, y + dy) for x, y in form))
+                around = {near for square in squares for near in NEIGHBOURS[square]} - set(squares)
+                sites.append((squares, _mask(squares), _mask(around)))
+    return tuple(sites)
+
+
+def _mask(squares: Iterable[int]) -> int:
+    mask = 0
+    for square in squares:
+        mask |= 1 << square
+    return mask
+
+
+@lru_cache(maxsize=64)
+def _board_masks(board: tuple[Stack, ...]) -> tuple[dict[str, int], int]:
+    """Per colour, the squares whose top tile has it; and the squares a site may start from
+    (covered, or empty next to a covered one)."""
+    colours = dict.fromkeys(COLOURS, 0)
+    covered = 0
+    for square, stack in enumerate(board):
+        if stack:
+            colours[stack[-1][0]] |= 1 << square
+            covered |= 1 << square
+    reach = covered
+    for square in range(len(board)):
+        if covered >> square & 1:
+            for near in NEIGHBOURS[square]:
+                reach |= 1 << near
+    return colours, reach
+
+
+def site_plan(
+    board: tuple[Stack, ...], card: int, colour: str, squares: tuple[int, ...], numbers: list[int]
+) -> Plan | None:
+    """The plan that makes ``squares`` a whole region of ``colour`` with the hand's tiles of that
+    colour (``numbers``, sorted), or None when the site cannot be reached or needs nothing."""
+    stacks: list[tuple[int, int]] = []
+    empty: list[int] = []
+    reached = False
+    for square in squares:
+        stack = board[square]
+        if stack:
+            reached = True
+            if stack[-1][0] != colour:
+                stacks.append((int(stack[-1][1]), square))
+        else:
+            empty.append(square)
+            reached = reached or any(board[near] for near in NEIGHBOURS[square])
+    if not reached or not (stacks or empty):
+        return None
+    left = list(numbers)
+    placements: list[tuple[str, int]] = []
+    missing = 0
+    for top_number, square in sorted(stacks):
+        fitting = [n for n in left if n < top_number]
+        if not fitting:
+            missing += 1
+            continue
+        left.remove(fitting[-1])
+        placements.append((f"{colour}{fitting[-1]}", square))
+    for square in _reach_order(board, empty):
+        if not left:
+            missing += 1
+            continue
+        placements.append((f"{colour}{left.pop()}", square))
+    points = sum(len(board[square]) for square in squares) + len(stacks) + len(empty)
+    return Plan(card, colour, squares, tuple(placements), points, missing)
+
+
+def _reach_order(board: tuple[Stack, ...], empty: list[int]) -> list[int]:
+    """``empty`` squares in an order in which each touches the board or one laid before it."""
+    placed: set[int] = set()
+    order: list[int] = []
+    waiting = list(empty)
+    while waiting:
+        for square in waiting:
+            if any(board[near] or near in placed for near in NEIGHBOURS[square]):
+                break
+        else:
+            return order + waiting  # cannot happen on a site that is reached
+        waiting.remove(square)
+        placed.add(square)
+        order.append(square)
+    return order
+
+
+def plans(state: State, seat: int, most_missing: int = 0) -> list[Plan]:
+    """Every plan for ``seat``'s cards with at most ``most_missing`` tiles lacking, best first."""
+    board = state.board
+    held = state.tiles[seat] or ()
+    colours, reach = _board_masks(board)
+    found: list[Plan] = []
+    for number, card in enumerate(scorable_cards(state, seat), start=1):
+        colour = card_colour(card)
+        own = colours[colour]
+        numbers = sorted(int(tile[1]) for tile in held if tile[0] == colour)
+        allowed = len(numbers) + most_missing
+        for squares, mask, around in shape_sites(card_shape(card)):
+            if around & own or not mask & reach or (mask & ~own).bit_count() > allowed:
+                continue
+            plan = site_plan(board, number, colour, squares, numbers)
+            if plan is not None and plan.missing <= most_missing and plan.value > 0:
+                found.append(plan)
+    found.sort(key=lambda plan: (-plan.value, plan.missing, plan.card, plan.squares))
+    return found
+
+
+def closing_value(state: State, seat: int) -> float:
+    """The lead of ``seat`` over the best other seat, weighing more as the corners fill (the game
+    nears its end, so a lead is likelier to hold): a leader gains by covering corners, the
+    others by keeping them open."""
+    scores = state.scores
+    others = [scores[other] for other in range(len(scores)) if other != seat and other not in state.forfeited]
+    lead = scores[seat] - max(others, default=0)
+    closed = 1 - min(corners_left(state.board), START_CORNERS_LEFT) / START_CORNERS_LEFT
+    return lead * (1 + CLOSING_WEIGHT * closed)
+
+
+def plan_move(state: State) -> Move:
+    """The search player's Tile Up! policy for the seat to act: score what can be scored; lay
+    the next tile of the best plan; when leading, lay spare tiles towards the open corners to
+    end the game; otherwise draw what the plans lack (tiles, or goal cards when few are held);
+    discard what no plan needs."""
+    seat = state.to_act
+    if state.step == Step.DISCARD:
+        return _discard(state, seat)
+    scores = score_moves(state)
+    if scores:
+        return max(scores, key=lambda move: (_score_points(state, move), -move.card))
+    if state.step == Step.DREW:
+        return Move(MoveKind.END)
+    ready = plans(state, seat)
+    if ready:
+        tile, square = ready[0].placements[0]
+        return Move(MoveKind.PLACE, tile, square)
+    closing = _towards_corner(state, seat) if _leads_by(state, seat, LEAD_TO_CLOSE) else None
+    if closing is not None:
+        return closing
+    if state.step == Step.PLACED:
+        return Move(MoveKind.END)
+    return _action(state, seat)
+
+
+def _action(state: State, seat: int) -> Move:
+    """The action of a turn without a plan to lay: draw (tiles or a goal card), else place."""
+    own_cards = state.card_counts[seat]
+    can_goal = bool(state.deck_size or state.discards)
+    if can_goal and (own_cards == 0 or (own_cards < 2 and state.tile_counts[seat] >= 4)):
+        return Move(MoveKind.GOAL)
+    if state.bag_size:
+        return Move(MoveKind.TILES)
+    if can_goal and own_cards < CARD_LIMIT:
+        return Move(MoveKind.GOAL)
+    kinds = (MoveKind.PLACE, MoveKind.GOAL, MoveKind.END)
+    legal = [move for move in legal_moves(state) if move.kind in kinds]
+    return max(legal, key=lambda move: (move_gain(state, move), move.kind == MoveKind.PLACE))
+
+
+def _score_points(state: State, move: Move) -> int:
+    """What the score ``move`` earns."""
+    return geo.points(state.board, geo.region(state.board, move.square))
+
+
+def _leads_by(state: State, seat: int, margin: int) -> bool:
+    """True when ``seat``'s score beats every other seat still playing by ``margin`` or more."""
+    scores = state.scores
+    others = [scores[other] for other in range(len(scores)) if other != seat and other not in state.forfeited]
+    return all(scores[seat] >= score + margin for score in others)
+
+
+def _spare_tiles(state: State, seat: int) -> list[str]:
+    """The tiles no near plan needs (every tile when there is no plan), highest first."""
+    held = list(state.tiles[seat] or ())
+    wanted = {plan.colour for plan in plans(state, seat, most_missing=2)[:3]}
+    spare = [tile for tile in held if tile[0] not in wanted] or held
+    return sorted(spare, key=lambda tile: -int(tile[1]))
+
+
+def _towards_corner(state: State, seat: int) -> Move | None:
+    """A spare tile on the empty square that brings the board nearest an open corner."""
+    spare = _spare_tiles(state, seat)
+    if not spare:
+        return None
+    step = _corner_step(state.board)
+    if step is None:
+        return None
+    return Move(MoveKind.PLACE, spare[0], step)
+
+
+@lru_cache(maxsize=64)
+def _reach(board: tuple[Stack, ...]) -> dict[int, int]:
+    """How many tiles it takes to cover each empty square reachable from the board (1 for a
+    square next to it)."""
+    distance = {
+        square: 1
+        for square, stack in enumerate(board)
+        if not stack and any(board[near] for near in NEIGHBOURS[square])
+    }
+    todo = list(distance)
+    while todo:
+        following = []
+        for square in todo:
+            for near in NEIGHBOURS[square]:
+                if not board[near] and near not in distance:
+                    distance[near] = distance[square] + 1
+                    following.append(near)
+        todo = following
+    return distance
+
+
+def corners_left(board: tuple[Stack, ...]) -> int:
+    """The tiles it takes at least to cover every open corner, one path to each."""
+    reach = _reach(board)
+    return sum(reach.get(corner, SIZE) for corner in CORNERS if not board[corner])
+
+
+def _corner_step(board: tuple[Stack, ...]) -> int | None:
+    """The empty square next to the board on a shortest path to the nearest open corner."""
+    reach = _reach(board)
+    open_corners = [corner for corner in CORNERS if not board[corner] and corner in reach]
+    if not open_corners:
+        return None
+    square = min(open_corners, key=lambda corner: reach[corner])
+    while reach[square] > 1:
+        square = next(near for near in NEIGHBOURS[square] if reach.get(near) == reach[square] - 1)
+    return square
+
+
+def _discard(state: State, seat: int) -> Move:
+    """Over the limits: the goal card with the poorest plan, else the tile no plan needs."""
+    first = len(state.face_up) + 1
+    if state.card_counts[seat] > CARD_LIMIT:
+        own = state.cards[seat] or ()
+        near = plans(state, seat, most_missing=3)
+        best = {plan.card: plan.value for plan in reversed(near)}
+        worst = min(range(len(own)), key=lambda i: (best.get(first + i, -99.0), -i))
+        return Move(MoveKind.DISCARD_GOAL, card=first + worst)
+    spare = _spare_tiles(state, seat)
+    return Move(MoveKind.DISCARD, spare[-1])
+
+
+def plan_first(moves: list[Move], state: State) -> list[Move]:
+    """``moves`` with :func:`plan_move`'s choice first, the rest best first by :func:`move_gain`."""
+    planned = plan_move(state)
+    rest = sorted((move for move in moves if move != planned), key=lambda move: -move_gain(state, move))
+    return [planned, *rest] if planned in moves else rest
+
+
+def settled_move(state: State) -> Move | None:
+    """A move no search could improve on: a score (points are never worth keeping for later), or
+    ``end`` once the action is taken and nothing scores."""
+    scores = score_moves(state)
+    if scores and state.step != Step.DISCARD:
+        return plan_move(state)
+    return None

@@ -7,6 +7,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
+from games.ai.profile import SearchProfile
 from games.core import Events, Game, GameOptions, Outcome
 from games.triominos import notation, rules
 from games.triominos.state import Move, MoveKind, Options, State
@@ -65,6 +66,11 @@ PHRASES: Mapping[str, str] = {
 }
 
 
+def round_over(game: Game[State, Move], searched: State, state: State) -> bool:
+    """Playouts stop when the searched round is over (the next round's deal is all luck)."""
+    return state.round != searched.round
+
+
 class Triominos(Game[State, Move]):
     """Tri-Ominos: match numbers on every touching corner; rounds to the target score."""
 
@@ -77,6 +83,7 @@ class Triominos(Game[State, Move]):
     summary: ClassVar[str] = SUMMARY
     notation_help: ClassVar[str] = NOTATION_HELP
     phrases: ClassVar[Mapping[str, str]] = PHRASES
+    search_profile: ClassVar[SearchProfile] = SearchProfile(horizon=200, scale=30.0, stop=round_over)
 
     # -- hooks -----------------------------------------------------------------------------
 

@@ -14,9 +14,9 @@ from bot.storage import Storage
 from bot.storage.engines import DATA_TABLES
 from games import registry
 from tests.bot.fakes import FakeTime
-from tests.support import tinygame
+from tests.support import tiny
 
-registry.register(tinygame.GAME)
+registry.register(tiny.GAME)
 GUILD = 1 << 22
 
 

@@ -14,9 +14,9 @@ from bot.storage import Storage
 from games import registry
 from games.errors import IllegalMoveError, InvalidMoveError
 from tests.bot.fakes import FakeTime
-from tests.support import tinygame
+from tests.support import tiny
 
-registry.register(tinygame.GAME)
+registry.register(tiny.GAME)
 CHANNEL = 500
 
 Service = tuple[SessionService, FakeTime, list[Update]]
@@ -117,7 +117,7 @@ async def test_lobby_actions_racing_start_never_corrupt_the_game(service: Servic
     assert isinstance(results[0], Update)
     assert all(isinstance(r, errors.AlreadyStarted) for r in results[1:]), results
     assert session.status is Status.PLAYING
-    players = tinygame.GAME.players(session.state)
+    players = tiny.GAME.players(session.state)
     assert players == len(session.seats) == len(await svc.storage.seats(session.id)) == 2
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import discord
@@ -48,11 +49,16 @@ def seat_names(db_path: str, game_id: int) -> dict[int, str]:
     return dict(rows(db_path, "SELECT seat, name FROM seats WHERE game_id = ?", game_id))
 
 
-def build_bot(db_path: str, extensions: Sequence[str], seed: list[int]) -> TilehostBot:
-    """The real bot on the test database with ``extensions``; every game gets the seed in
-    ``seed[0]`` (a test may change it before ``new``). Call again to restart on the same data."""
-    settings = Settings(token="test-token", db_path=db_path, turn_hours=24)
-    return create_bot(settings, extensions=extensions, seed_source=lambda: seed[0])
+def build_bot(
+    db_path: str, extensions: Sequence[str], seed: list[int] | Callable[[], int], **settings: Any
+) -> TilehostBot:
+    """The real bot on the test database with ``extensions`` (the one bot builder of the tests).
+    Games get their seeds from ``seed``: a function, or a list whose first item a test may
+    change before ``new``. ``settings`` override :class:`Settings` fields. Call again to
+    restart on the same data."""
+    seeds = seed if callable(seed) else (lambda: seed[0])
+    config = Settings(token="test-token", db_path=db_path, **settings)
+    return create_bot(config, extensions=extensions, seed_source=seeds)
 
 
 def make_world(env: Any, guild: str, channel: str, names: Sequence[str] = ("alice", "bob", "cara")) -> Any:
@@ -213,3 +219,64 @@ def turns_played(db_path: str, game_id: int) -> int:
         if game.to_act(state) is not None and not game.continues_turn(before, state):
             turns += 1
     return turns
+
+
+@dataclass
+class Table:
+    """One game of turns (its state counts them in ``turn``) seen through SimCord, checked after
+    every command (see :meth:`command`). Used by the Tile Up! and Puzz-Ominos tests."""
+
+    game: str
+    """The command group, e.g. ``tileup``."""
+    env: Any
+    channel: Any
+    db_path: str
+    game_id: int
+    people: dict[str, Any]
+    watch: Watch
+
+    @classmethod
+    def watching(cls, game: str, env: Any, channel: Any, db_path: str, people: dict[str, Any]) -> Table:
+        """The table of the one game in the database, its start checked by a new :class:`Watch`."""
+        game_id = only_game(db_path)
+        watch = Watch(env, channel, db_path)
+        watch.after(game_id)
+        return cls(game, env, channel, db_path, game_id, people, watch)
+
+    @property
+    def thread(self) -> Any:
+        return room(self.channel, self.game_id)
+
+    def mover(self) -> Any:
+        return to_act(self.db_path, self.game_id, self.people)
+
+    def state(self) -> Any:
+        session = self.env.bot.service.get(self.game_id)
+        assert session is not None and session.state is not None
+        return session.state
+
+    def playing(self) -> bool:
+        return game_state(self.db_path, self.game_id)[0] == "playing"
+
+    async def suggestions(self, who: Any, command: str, option: str, typed: str = "") -> list[str]:
+        choices = await who.autocomplete(self.thread, f"{self.game} {command}", option, typed)
+        return [choice["value"] for choice in choices]
+
+    async def command(self, who: Any, name: str, **options: Any) -> Any:
+        """``who`` runs ``/<game> name``: a private "Recorded" answer; a step of a running turn
+        edits the turn's public message (no new post, no ping), and each turn that passes posts
+        at most one board."""
+        thread = self.thread
+        before, turn = len(posts(thread)), self.state().turn
+        message_id = last_board(thread).id
+        answer = private(await who.slash(thread, f"{self.game} {name}", **options))
+        assert answer.content.startswith("✅ Recorded"), answer.content
+        self.watch.after(self.game_id, who.id)
+        new = [message.content for message in posts(thread)[before:]]
+        if self.playing() and self.state().turn == turn:
+            assert not new, f"a step of a running turn edits its message, yet posted {new}"
+            board = last_board(thread)
+            assert board.id == message_id and who.mention not in board.content, board.content
+        elif self.playing():
+            assert 1 <= len(new) <= self.state().turn - turn, new
+        return answer

@@ -60,5 +60,5 @@ def test_a_solitaire_replay_charts_the_pieces_placed() -> None:
         record = record.with_move(0, ("hint " if index == 2 else "") + format_place(place))
     gif, chart, summary = replay_files(record)
     image = Image.open(io.BytesIO(chart)).convert("RGB")
-    assert image.size == (WIDTH, charts.CHART_HEIGHT) and summary["moves"] == 6
+    assert image.size == (WIDTH, charts.CHART_HEIGHT) and summary.moves == 6
     assert Image.open(io.BytesIO(gif)).n_frames == 7

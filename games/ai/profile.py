@@ -1,0 +1,68 @@
+"""What a game may tell the search player about itself: its :class:`SearchProfile`.
+
+A game sets ``search_profile`` on its :class:`~games.core.Game` class to tune the search (how
+far playouts go before the game's ``evaluate`` judges the position, how many points make a
+clear lead) and, where it knows better than a greedy move, to give its own playout policy or an
+expert move (a solver). Games without a profile get the defaults, which play any game through
+the protocol alone.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from games.core import Game
+
+Playout = Callable[[Game[Any, Any], Any, random.Random], Any]
+"""A playout policy: the move for the seat to act in a (determinized) state, cheap to find."""
+Expert = Callable[[Game[Any, Any], Any], Any]
+"""An expert: the move to play in a state, or None to let the search decide."""
+Order = Callable[[Game[Any, Any], Any, list[Any]], list[Any]]
+"""An ordering of the legal moves, best first (the default: by ``move_gain``)."""
+Stop = Callable[[Game[Any, Any], Any, Any], bool]
+"""Whether a playout stops here (given the searched state and the state reached): a round
+ended, say, where judging is easier than playing on."""
+
+
+@dataclass(frozen=True)
+class SearchProfile:
+    """How the search plays one game.
+
+    ``candidates``: how many of the best ordered moves race at once (in games without hidden
+    information or chance, further moves join in batches of this size while time remains).
+    ``horizon``: plies played out after a candidate before the position is judged by the game's
+    ``evaluate`` (a finished game is judged by its ranks), unless ``stop`` ends the playout
+    sooner. ``scale``: the lead in ``evaluate`` units worth about a 73 % result (the logistic
+    of lead / scale). ``confidence``: how many standard errors worse than the leader (paired
+    over the same worlds) drop a candidate. ``margin``: how much the final score lead counts
+    beside the ranks when a playout ends the game (0 to 1: a lead tells apart moves that would
+    win, or lose, alike). ``epsilon``: in the default playout, the chance of
+    a random move instead of the greedy one. ``sample``: when set, the default playout weighs
+    only that many random legal moves (cheap playouts in games with hundreds of moves).
+    ``playout``, ``order``, ``stop`` and ``expert`` are the game's own policy, move ordering,
+    playout end and expert (see :data:`Playout`, :data:`Order`, :data:`Stop`, :data:`Expert`).
+    """
+
+    candidates: int = 8
+    horizon: int = 12
+    scale: float = 10.0
+    confidence: float = 2.0
+    margin: float = 0.0
+    epsilon: float = 0.0
+    sample: int | None = None
+    playout: Playout | None = None
+    order: Order | None = None
+    stop: Stop | None = None
+    expert: Expert | None = None
+
+
+DEFAULT_PROFILE = SearchProfile()
+
+
+def profile_of(game: Game[Any, Any]) -> SearchProfile:
+    """The game's profile (its ``search_profile``), or the defaults."""
+    found = getattr(game, "search_profile", None)
+    return found if isinstance(found, SearchProfile) else DEFAULT_PROFILE

@@ -1,0 +1,94 @@
+"""Tile Up!'s computer knowledge: plans that lay tiles into a goal card's shape and score it, the
+way to the corners, and the evaluation the search uses."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from games.tileup import GAME, Move, MoveKind, State
+from games.tileup import heuristics as h
+from games.tileup.data import CORNERS, SHAPES, orientations
+from tests.games.test_tileup import base, sq, with_board, with_hand
+
+
+def orange_pair() -> State:
+    """Seat 0 to play with O2 in hand, an orange I3 face up and two orange tiles side by side."""
+    state = with_board(base(), {"E5": "O3", "F5": "O4", "F6": "P5", "E6": "B4"})
+    state = replace(state, face_up=("O-I3", "B-X5"))
+    return with_hand(state, 0, "O2", cards=())
+
+
+def test_every_site_of_every_shape() -> None:
+    for shape, cells in SHAPES.items():
+        sites = h.shape_sites(shape)
+        assert len({squares for squares, _, _ in sites}) == len(sites)
+        forms = orientations(cells)
+        assert len(sites) == sum(
+            (11 - max(x for x, _ in form)) * (11 - max(y for _, y in form)) for form in forms
+        )
+    assert len(h.shape_sites("O4")) == 100 and len(h.shape_sites("I3")) == 2 * 9 * 11
+
+
+def test_a_plan_completes_a_card_and_scores_it() -> None:
+    state = orange_pair()
+    plans = h.plans(state, 0)
+    assert plans and plans[0].card == 1 and plans[0].missing == 0 and plans[0].points == 3
+    move = h.plan_move(state)
+    assert move.kind == MoveKind.PLACE and move.tile == "O2" and move.square in (sq("D5"), sq("G5"))
+    state, _ = GAME.apply(state, move)
+    score = h.plan_move(state)
+    assert score.kind == MoveKind.SCORE and score.card == 1
+    state, _ = GAME.apply(state, score)
+    assert state.scores[0] == 3
+
+
+def test_a_region_must_be_whole() -> None:
+    """An orange tile next to G5 spoils that site: only D5 completes the card."""
+    state = orange_pair()
+    state = with_board(state, {"E5": "O3", "F5": "O4", "F6": "P5", "E6": "B4", "H5": "O5"})
+    squares = {plan.placements[0][1] for plan in h.plans(state, 0) if plan.card == 1}
+    assert sq("D5") in squares and sq("G5") not in squares
+
+
+def test_a_plan_may_stack_on_a_higher_tile_of_another_colour() -> None:
+    state = with_board(orange_pair(), {"E5": "O3", "F5": "O4", "G5": "B5"})
+    stacked = [plan for plan in h.plans(state, 0) if sq("G5") in plan.squares]
+    assert stacked and stacked[0].placements == (("O2", sq("G5")),) and stacked[0].points == 4
+
+
+def test_without_a_plan_it_draws() -> None:
+    state = with_hand(orange_pair(), 0, "P1", cards=("B-O4",))
+    assert h.plan_move(state) == Move(MoveKind.TILES)
+    state = with_hand(state, 0, "P1 P2 P3 P4", cards=())
+    assert h.plan_move(state) == Move(MoveKind.GOAL)
+
+
+def test_the_way_to_the_corners() -> None:
+    state = GAME.new(2, seed=1)
+    assert h.corners_left(state.board) == 36
+    step = h._corner_step(state.board)
+    assert step is not None and not state.board[step]
+    assert GAME.is_legal(with_hand(state, state.to_act, "O1"), Move(MoveKind.PLACE, "O1", step))
+
+
+def test_a_leader_lays_spare_tiles_towards_a_corner() -> None:
+    state = with_hand(orange_pair(), 0, "P1", cards=())
+    state = replace(state, face_up=("B-X5", "B-O4"), scores=(10, 0))
+    step = h._corner_step(state.board)
+    assert step is not None and h.plan_move(state) == Move(MoveKind.PLACE, "P1", step)
+    assert h.closing_value(state, 0) > 0 > h.closing_value(state, 1)
+
+
+@pytest.mark.parametrize(("players", "seed"), [(2, 200), (3, 201)])
+def test_planning_players_end_by_the_corners(players: int, seed: int) -> None:
+    state = GAME.new(players, seed=seed)
+    while GAME.to_act(state) is not None:
+        move = h.plan_move(state)
+        assert GAME.is_legal(state, move)
+        state, _ = GAME.apply(state, move)
+    outcome = GAME.outcome(state)
+    assert outcome is not None and outcome.reason == "corners"
+    assert all(state.board[corner] for corner in CORNERS)
+    assert max(outcome.scores) > 30
