@@ -46,9 +46,10 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 @pytest.fixture(scope="session", autouse=True)
 def worker_pool() -> Iterator[None]:
     """The worker processes, started before any SimCord clock stands still (see ``warm``). They
-    load the test-only Tiny Tiles game too: rules pictures, replays and imports look a game up by
-    its name in the worker, where only the shipped games are registered otherwise."""
-    workers.PRELOAD = (*workers.PRELOAD, "tests.support.tinycog")
+    load the test-only Tiny Tiles game from the start (it registers itself on import): rules
+    pictures, replays and imports look a game up by its name, and a worker that has not yet
+    unpickled a Tiny Tiles object would not know it."""
+    workers.PRELOAD = (*workers.PRELOAD, "tests.support.tiny")
     workers.warm()
     yield
     workers.shutdown()
