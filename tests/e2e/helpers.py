@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
+import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -139,14 +140,15 @@ def refused(env: Any, result: Any, expected: str = "") -> str:
     assert expected.lower() in message.content.lower(), (expected, message.content)
     assert len(message.content) < 600, "a refusal quotes a shortened form of the input"
     raised = env.errors
-    new = raised[_errors_seen.get(id(env), 0) :]
-    _errors_seen[id(env)] = len(raised)
+    new = raised[_errors_seen.get(env, 0) :]
+    _errors_seen[env] = len(raised)
     assert len(new) == 1, f"one refusal raised, not {new!r}"
     assert isinstance(getattr(new[0], "original", new[0]), REFUSALS), repr(new[0])
     return str(message.content)
 
 
-_errors_seen: dict[int, int] = {}
+_errors_seen: weakref.WeakKeyDictionary[Any, int] = weakref.WeakKeyDictionary()
+"""How many of each SimCord env's errors :func:`refused` has looked at."""
 
 
 SEAT_WORDS = re.compile(r"\bseat \d", re.IGNORECASE)
