@@ -292,6 +292,17 @@ def drawable_names(names: Sequence[str]) -> list[str]:
     return [drawable_name(name, f"Player {seat + 1}") for seat, name in enumerate(names)]
 
 
+def verdict(outcome: Any, players: Sequence[str]) -> str:
+    """Who won a finished game, in words: ``Pat wins``, ``a draw between Ann and Ben`` or
+    ``nobody wins`` (seats that forfeited never win)."""
+    winners = [seat for seat in outcome.winners if seat not in outcome.forfeited]
+    if not winners:
+        return "nobody wins"
+    if len(winners) > 1:
+        return "a draw between " + " and ".join(player_name(players, seat) for seat in winners)
+    return f"{player_name(players, winners[0])} wins"
+
+
 def player_name(players: Sequence[str], seat: int, fallback: str = "") -> str:
     """The display name of ``seat`` (``fallback``, or ``Seat n``, when there is none)."""
     return players[seat] if seat < len(players) else fallback or f"Seat {seat + 1}"

@@ -47,7 +47,16 @@ DARK: RGB = (122, 118, 112)
 CENTER_LINE: RGB = (0, 0, 0)
 CENTER_TILE: RGB = (20, 20, 20)
 """The outline of the center tile (owned by nobody), with a white edge inside it."""
+CENTER_LIGHT, CENTER_DARK = (214, 209, 196), (48, 47, 45)
+"""The center tile's sections over light and dark squares."""
 LAST_FILL: RGB = (255, 214, 10)
+SHADE: RGB = (25, 25, 25)
+"""What a player's colour is darkened with over a dark square (mixing it with the grey of the
+square would wash every colour out to a similar grey)."""
+LIGHT_SHARE, DARK_SHARE = 0.55, 0.3
+"""How much of the player's colour a section shows over a light square (mixed with the light
+square) and how much it is darkened over a dark one: light and dark squares stay apart, and
+the players' hues stay as distinct as the palette makes them on both."""
 PIP_SPOTS: dict[int, tuple[tuple[int, int], ...]] = {
     1: ((1, 1),),
     2: ((0, 0), (2, 2)),
@@ -150,10 +159,26 @@ def _blend(a: RGB, b: RGB, share: float) -> RGB:
     )
 
 
-def _draw_pips(image: Image.Image, box: Box, pips: int, ink: RGB) -> None:
+def _draw_pips(image: Image.Image, box: Box, pips: int, ink: RGB, hollow: RGB | None = None) -> None:
+    """The pips of a square in ``ink``; ``hollow`` (the square's fill) makes them rings (pips
+    on the center square, which are never assessed)."""
     diameter = 2 * pip_radius(box[2] - box[0])
     for centre in pip_centers(box, pips):
         paste_disc(image, centre, diameter, ink)
+        if hollow is not None:
+            paste_disc(image, centre, diameter * 0.5, hollow)
+
+
+def section_fill(light: bool, colour: RGB | None, last: bool) -> RGB:
+    """The fill of a tile's section: the player's colour (``None`` for the center tile, a
+    pale or a near-black grey) over a light or a dark square, or the yellow of the last
+    placement. Pips are dark on a light square and white on a dark one: both contrast."""
+    base = LIGHT if light else DARK
+    if last:
+        return _blend(base, LAST_FILL, 0.75)
+    if colour is None:
+        return CENTER_LIGHT if light else CENTER_DARK
+    return _blend(LIGHT, colour, LIGHT_SHARE) if light else _blend(colour, SHADE, DARK_SHARE)
 
 
 def _outline(draw: ImageDraw.ImageDraw, cells: dict[tuple[int, int], Box], colour: RGB, width: int) -> None:
@@ -205,12 +230,11 @@ def _draw_tile(image: Image.Image, window: Window, placed: Any, last: bool) -> N
             continue
         box = window.box(row, col)
         cells[row, col] = box
-        base = LIGHT if is_light(row, col) else DARK
-        fill = _blend(base, LAST_FILL, 0.75) if last else _blend(base, colour, 0.28)
+        light = is_light(row, col)
+        fill = section_fill(light, None if placed.owner is None else colour, last)
         draw.rectangle((box[0], box[1], box[2] - 1, box[3] - 1), fill=fill)
-        free = in_center(row, col)
-        ink = THEME.ink if is_light(row, col) or last else (255, 255, 255)
-        _draw_pips(image, box, pips, THEME.muted if free and not last else ink)
+        ink = THEME.ink if light or last else (255, 255, 255)
+        _draw_pips(image, box, pips, ink, fill if in_center(row, col) else None)
     width = max(2, window.cell // 10) + (2 if last else 0)
     if placed.owner is None:  # a white edge inside the black outline shows on dark squares
         _outline(draw, cells, (255, 255, 255), width + max(1, width // 2))

@@ -25,6 +25,7 @@ from games.geronimos.state import SEAT_NAMES
 from rendering.base import Drawn
 from rendering.common import (
     BOLD,
+    NORMAL_WIDTH,
     RGB,
     TEXT,
     THEME,
@@ -41,6 +42,7 @@ from rendering.common import (
     score_strip,
     stack_vertically,
     text,
+    text_mask,
     text_width,
     tint,
 )
@@ -52,15 +54,14 @@ MARGIN = float(px(4))
 STEP = 2
 """The table's columns and rows come in multiples of this (so its size is steady)."""
 LABEL_STRETCH = 62.5
-"""Cell labels are set narrow, to pass between the dots."""
-DOT_ROWS = {1: (1,), 2: (2,), 3: (3,), 4: (2, 2), 5: (3, 2), 6: (3, 3)}
-"""How the dots of each number are arranged in rows along their side (edge row first)."""
-DOT_SHARE = 0.072
-"""A dot's radius as a share of the hexagon's radius."""
-OUTER_DEPTH, INNER_DEPTH = 0.83, 0.63
-DOT_STEP = 0.17
-"""The distance between two dots of a row, as a share of the hexagon's radius."""
-"""Where the two rows of dots of a side lie, from the centre (0) to the edge (1)."""
+"""Cell labels are set narrow, to fit between a card's numbers."""
+NUMBER_GAP = float(px(1))
+"""The room between a side's number and the card's edge, and between two texts."""
+LABEL_GAP = float(px(2))
+"""The extra room around a card's label, so that it never reads as one with a number."""
+MIN_NUMBER_FONT = 12
+"""The smallest font for a side's number, on the tiniest hexagons of a huge open table (below
+the phone minimum there: the picture opened full size still reads)."""
 EMPTY_FILL: RGB = (232, 227, 215)
 WHITE: RGB = (255, 255, 255)
 
@@ -130,14 +131,66 @@ def layout_for(
     return Layout(size, origin), height
 
 
-def dot_radius(size: float) -> float:
-    """The radius of a card's dots for hexagons of ``size`` px."""
-    return size * DOT_SHARE
-
-
 def label_size(size: float) -> int:
-    """The font size of a cell's ``q,r`` label."""
+    """The font size of an empty cell's ``q,r`` label."""
     return max(TEXT.small, round(size * 0.5))
+
+
+def _inner(size: float) -> float:
+    """How far from a card's centre its numbers may reach towards a side."""
+    return size * SQRT3 / 2 - size / 25 - _edge(size) - NUMBER_GAP
+
+
+def _ink_half_width(string: str, font_size: int, stretch: float = NORMAL_WIDTH) -> float:
+    """Half the width of the ink of ``string`` (centred), in px."""
+    mask, (left, _) = text_mask(string, font_size, BOLD, stretch, "mm")
+    box = mask.getbbox() or (0, 0, 0, 0)
+    return max(abs(left + box[0]), abs(left + box[2]))
+
+
+def _number_box(font_size: int) -> tuple[float, float]:
+    """The half width and half height of the widest side number at ``font_size``."""
+    return max(_ink_half_width(str(n), font_size) for n in range(1, 7)), digit_height(font_size, BOLD) / 2
+
+
+def _spots(size: float, font_size: int) -> tuple[Point, ...]:
+    """The centres of the six side numbers (from the card's centre), each as near its side
+    as the number's box allows."""
+    half_w, half_h = _number_box(font_size)
+    spots = []
+    for side in range(6):
+        angle = math.radians(-60 + 60 * side)
+        reach = _inner(size) - half_w * abs(math.cos(angle)) - half_h * abs(math.sin(angle))
+        spots.append((reach * math.cos(angle), reach * math.sin(angle)))
+    return tuple(spots)
+
+
+def _apart(a: Point, b: Point, half_a: Point, half_b: Point) -> bool:
+    """True when two boxes centred on ``a`` and ``b`` are at least ``NUMBER_GAP`` apart."""
+    return (
+        abs(a[0] - b[0]) >= half_a[0] + half_b[0] + NUMBER_GAP
+        or abs(a[1] - b[1]) >= half_a[1] + half_b[1] + NUMBER_GAP
+    )
+
+
+@lru_cache(maxsize=64)
+def number_font(size: float) -> int:
+    """The font size of the side numbers on a card of ``size``: about half the hexagon, at
+    least the phone minimum while neighbouring numbers keep apart (smaller on tiny hexagons)."""
+    font_size = max(TEXT.small, round(size * 0.48))
+    while font_size > MIN_NUMBER_FONT:
+        half = _number_box(font_size)
+        spots = _spots(size, font_size)
+        if all(_apart(spots[i], spots[(i + 1) % 6], half, half) for i in range(6)):
+            break
+        font_size -= 1
+    return font_size
+
+
+@lru_cache(maxsize=64)
+def number_spots(size: float) -> tuple[Point, ...]:
+    """Where the six side numbers of a card of ``size`` are centred, from its centre."""
+    return _spots(size, number_font(size))
 
 
 # -- smooth shapes ----------------------------------------------------------------------------
@@ -177,19 +230,14 @@ def star_mask(radius: float) -> Image.Image:
 # -- drawing ----------------------------------------------------------------------------------
 
 
-def draw_dots(image: Image.Image, layout: Layout, cell: Cell, sides: Sequence[int], fill: RGB) -> None:
-    """The dots of every side, in rows parallel to that side, near its edge."""
-    size = layout.size
-    diameter = 2 * dot_radius(size)
-    step = size * DOT_STEP
-    for side, number in enumerate(sides):
-        angle = math.radians(-60 + 60 * side)
-        along = (-math.sin(angle), math.cos(angle))  # parallel to the edge
-        for row, count in enumerate(DOT_ROWS[number]):
-            base = layout.side_point(cell, side, OUTER_DEPTH - (OUTER_DEPTH - INNER_DEPTH) * row)
-            for i in range(count):
-                offset = (i - (count - 1) / 2) * step
-                paste_disc(image, (base[0] + along[0] * offset, base[1] + along[1] * offset), diameter, fill)
+def draw_numbers(
+    draw: ImageDraw.ImageDraw, layout: Layout, cell: Cell, sides: Sequence[int], fill: RGB
+) -> None:
+    """The number of every side as a digit, near the middle of that side."""
+    cx, cy = layout.center(cell)
+    font_size = number_font(layout.size)
+    for (x, y), number in zip(number_spots(layout.size), sides, strict=True):
+        draw_centered(draw, (cx + x, cy + y), str(number), font_size, fill, BOLD)
 
 
 def _edge(size: float) -> float:
@@ -197,7 +245,7 @@ def _edge(size: float) -> float:
 
 
 def draw_card_shape(image: Image.Image, layout: Layout, cell: Cell, piece: Any, height: int) -> None:
-    """A card without its texts: the cards under it, its colour and its dots or star."""
+    """A card without its texts: the cards under it, its colour and, on a Leader, its star."""
     colour = THEME.player(piece.owner)
     size = layout.size
     inset, edge = size / 25, _edge(size)
@@ -209,77 +257,62 @@ def draw_card_shape(image: Image.Image, layout: Layout, cell: Cell, piece: Any, 
     if piece.card == LEADER:
         paste_at(image, (cx, cy), colour, hex_mask(size, inset))
         paste_at(image, (cx, cy), tint(colour, 0.78), hex_mask(size, inset + 2.5 * edge))
-        paste_at(image, (cx, cy - size * 0.08), colour, star_mask(size * 0.42))
+        paste_at(image, (cx, cy - size * STAR_RISE), colour, star_mask(size * STAR_SHARE))
         return
     paste_at(image, (cx, cy), THEME.ink, hex_mask(size, inset))
     paste_at(image, (cx, cy), colour, hex_mask(size, inset + edge))
-    draw_dots(image, layout, cell, piece.sides, WHITE)
 
 
-@lru_cache(maxsize=16)
-def dot_spots(size: float) -> tuple[Point, ...]:
-    """Every place a dot may take on a card of ``size`` centred on (0, 0)."""
-    layout = Layout(size, (0.0, 0.0))
-    spots = []
-    for side in range(6):
-        angle = math.radians(-60 + 60 * side)
-        along = (-math.sin(angle), math.cos(angle))
-        for depth in (OUTER_DEPTH, INNER_DEPTH):
-            base = layout.side_point((0, 0), side, depth)
-            for offset in (-1.0, -0.5, 0.0, 0.5, 1.0):
-                spots.append(
-                    (
-                        base[0] + along[0] * offset * size * DOT_STEP,
-                        base[1] + along[1] * offset * size * DOT_STEP,
-                    )
-                )
-    return tuple(spots)
-
-
-def card_lines(size: float, height: int, label: str) -> tuple[str, ...]:
-    """The texts written in a number card's middle: its ``q,r`` and, for a stack, ``x3``, as
-    many as fit between its dots (the cards below a stack peek out in any case)."""
-    choices: list[tuple[str, ...]] = [(label, f"x{height}")] if height > 1 else []
-    choices.append((label,))
-    return next((lines for lines in choices if card_text_fits(size, lines)), ())
+STAR_SHARE, STAR_RISE = 0.4, 0.16
+"""A Leader's star: its radius and how far above the centre it sits (shares of the hexagon)."""
 
 
 @lru_cache(maxsize=256)
-def card_text_fits(size: float, lines: tuple[str, ...]) -> bool:
-    """True when ``lines`` fit between a card's dots (on a crowded table they are left out:
-    the empty cells keep their labels and the cards below a stack still peek out)."""
-    font_size = label_size(size)
-    half_w = max(text_width(line, font_size, BOLD, LABEL_STRETCH) for line in lines) / 2
-    half_h = (digit_height(font_size, BOLD, LABEL_STRETCH) + (len(lines) - 1) * _line(font_size)) / 2
-    reach = dot_radius(size) + 1
-    for x, y in dot_spots(size):
-        dx, dy = max(0.0, abs(x) - half_w), max(0.0, abs(y) - half_h)
-        if math.hypot(dx, dy) < reach:
-            return False
-    return True
+def label_fits(size: float, label: str, leader: bool) -> bool:
+    """True when a card's ``q,r`` label fits: between its numbers, or under a Leader's star
+    inside the hexagon (on a crowded table it is left out; empty cells keep theirs)."""
+    half = (_ink_half_width(label, TEXT.small, LABEL_STRETCH) + LABEL_GAP, digit_height(TEXT.small, BOLD) / 2)
+    centre = label_centre(size, leader)
+    if leader:
+        bottom = centre[1] + half[1]
+        return bottom < size / 2 or half[0] + NUMBER_GAP < (size - bottom) * SQRT3 - _edge(size) * 3
+    number = _number_box(number_font(size))
+    return all(_apart(centre, spot, half, number) for spot in number_spots(size))
 
 
-def _line(font_size: int) -> int:
-    return digit_height(font_size, BOLD, LABEL_STRETCH) + px(2)
+def label_centre(size: float, leader: bool) -> Point:
+    """Where a card's label is centred, from its centre: the middle, or under a Leader's star."""
+    if not leader:
+        return (0.0, 0.0)
+    star_bottom = size * (STAR_SHARE * math.sin(math.radians(54)) - STAR_RISE)
+    return (0.0, star_bottom + NUMBER_GAP + digit_height(TEXT.small, BOLD) / 2)
 
 
 def draw_card_text(
     draw: ImageDraw.ImageDraw, layout: Layout, cell: Cell, piece: Any, height: int, label: str
 ) -> None:
-    """A card's texts in its middle (below the star on a Leader), where they fit."""
+    """A card's texts: its side numbers, its label where it fits and a stack's height."""
     leader = piece.card == LEADER
-    lines = (
-        (label, *([f"x{height}"] if height > 1 else [])) if leader else card_lines(layout.size, height, label)
-    )
-    fill: RGB = THEME.ink if leader else WHITE
     cx, cy = layout.center(cell)
-    font_size = label_size(layout.size)
-    line = _line(font_size)
-    if leader:
-        cy += layout.size * 0.62 - line * (len(lines) - 1) / 2
-    top = cy - line * (len(lines) - 1) / 2
-    for index, string in enumerate(lines):
-        draw_centered(draw, (cx, top + index * line), string, font_size, fill, BOLD, LABEL_STRETCH)
+    if not leader:
+        draw_numbers(draw, layout, cell, piece.sides, WHITE)
+    if label and label_fits(layout.size, label, leader):
+        dx, dy = label_centre(layout.size, leader)
+        fill = THEME.ink if leader else tint(THEME.player(piece.owner), 0.62)
+        draw_centered(draw, (cx + dx, cy + dy), label, TEXT.small, fill, BOLD, LABEL_STRETCH)
+    if height > 1:
+        draw_badge(draw, (cx, cy + layout.size), f"x{height}")
+
+
+def draw_badge(draw: ImageDraw.ImageDraw, centre: Point, string: str) -> None:
+    """A small dark tag with ``string`` (a stack's height) centred on ``centre``, a card's
+    bottom corner: it covers none of the card's numbers."""
+    half_w = text_width(string, TEXT.small, BOLD, LABEL_STRETCH) / 2 + px(2)
+    half_h = digit_height(TEXT.small, BOLD) / 2 + px(2)
+    x, y = centre
+    box = (x - half_w, y - half_h, x + half_w, y + half_h)
+    draw.rounded_rectangle(box, radius=px(3), fill=THEME.ink, outline=WHITE, width=max(1, px(0.5)))
+    draw_centered(draw, centre, string, TEXT.small, WHITE, BOLD, LABEL_STRETCH)
 
 
 def draw_empty(image: Image.Image, layout: Layout, cell: Cell) -> None:
@@ -291,12 +324,15 @@ def draw_empty(image: Image.Image, layout: Layout, cell: Cell) -> None:
 
 
 def draw_winner_token(image: Image.Image, layout: Layout, cell: Cell, winner: int) -> None:
-    """The winner's Leader token laid on the surrounded card."""
+    """The winner's Leader token, laid on the top corner of the surrounded card so that the
+    card itself stays in view."""
     cx, cy = layout.center(cell)
-    radius = layout.size * 0.66
-    paste_disc(image, (cx, cy), 2 * radius, THEME.player(winner))
-    paste_disc(image, (cx, cy), 2 * radius * 0.82, THEME.to_act)
-    paste_at(image, (cx, cy - radius * 0.25), THEME.player(winner), star_mask(radius * 0.5))
+    centre = (cx, cy - layout.size * 0.8)
+    radius = max(float(px(7)), layout.size * 0.3)
+    paste_disc(image, centre, 2 * radius, THEME.ink)
+    paste_disc(image, centre, 2 * radius - 2 * _edge(layout.size), THEME.to_act)
+    paste_disc(image, centre, 2 * radius * 0.74, THEME.player(winner))
+    paste_at(image, centre, THEME.to_act, star_mask(radius * 0.62))
 
 
 def draw_table(view: Any, layout: Layout, image_size: tuple[int, int]) -> Image.Image:
@@ -312,7 +348,6 @@ def draw_table(view: Any, layout: Layout, image_size: tuple[int, int]) -> Image.
     if won:
         for other in neighbours(view.surrounded):
             paste_at(image, layout.center(other), THEME.to_act, ring_mask(size, 0, size * 0.09))
-        draw_winner_token(image, layout, view.surrounded, view.winner)
     if view.last is not None and view.last in view.tops:
         paste_at(image, layout.center(view.last), THEME.highlight, ring_mask(size, 0, size * 0.12))
     draw = ImageDraw.Draw(image)
@@ -321,11 +356,9 @@ def draw_table(view: Any, layout: Layout, image_size: tuple[int, int]) -> Image.
             draw, layout.center(cell), format_cell(cell), label_size(size), THEME.muted, BOLD, LABEL_STRETCH
         )
     for cell, stack in view.board:
-        if not (won and cell == view.surrounded):
-            draw_card_text(draw, layout, cell, stack[-1], len(stack), format_cell(cell))
+        draw_card_text(draw, layout, cell, stack[-1], len(stack), format_cell(cell))
     if won:
-        cx, cy = layout.center(view.surrounded)
-        draw_centered(draw, (cx, cy + size * 0.3), "WIN", label_size(size), THEME.ink, BOLD, LABEL_STRETCH)
+        draw_winner_token(image, layout, view.surrounded, view.winner)
     return image
 
 
@@ -455,10 +488,7 @@ def rotations_panel(view: Any, card: str, seat: int) -> Image.Image:
         placed.append((rotation, layout, centre))
     draw = ImageDraw.Draw(image)
     for rotation, layout, (cx, cy) in placed:
-        sides = SIDES[card, rotation]
-        for side in range(6):
-            at = layout.side_point((0, 0), side, 1.28)
-            draw_centered(draw, at, str(sides[side]), TEXT.small, THEME.muted, BOLD)
+        draw_numbers(draw, layout, (0, 0), SIDES[card, rotation], WHITE)
         label_y = cy + HAND_HEX + px(17)
         text_laid = laid(card, rotation)
         draw_centered(draw, (cx, label_y), text_laid, TEXT.title, THEME.ink, BOLD)

@@ -41,6 +41,7 @@ from rendering.common import (
     text,
     text_width,
     tint,
+    verdict,
 )
 
 SEAT_COLOURS: tuple[RGB, RGB] = (THEME.players[1], THEME.players[0])
@@ -245,7 +246,7 @@ def _strip(state: Any, players: Sequence[str], width: int) -> Image.Image:
     outcome = GAME.outcome(state)
     to_act = SEAT_NAMES[state.colour(state.to_act or 0)]
     if outcome is not None:
-        title = f"Puzz-Ominos · game over: {outcome_phrase(GAME, outcome, players)}"
+        title = f"Game over: {verdict(outcome, players)} · {outcome_phrase(GAME, outcome, players)}"
     elif state.second_piece:
         title = f"Puzz-Ominos · turn {state.turn} · {to_act}: Free Turn, second piece"
     else:

@@ -64,8 +64,9 @@ DARK_LETTER = frozenset({"F", "I", "N", "W", "X", "U"})
 """Pieces light enough that their letter is drawn dark."""
 HOLE: RGB = (70, 72, 80)
 EMPTY: RGB = (255, 255, 255)
-MAX_BOARD_HEIGHT = 1150
-MAX_CELL = px(26)
+MAX_BOARD_HEIGHT = 1250
+"""A portrait target (6x10) is as tall as a Tile Up! board, so that it fills most of the width."""
+MAX_CELL = px(50)
 LABEL_LEFT, LABEL_TOP, PAD = px(18), px(15), px(4)
 
 

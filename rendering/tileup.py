@@ -9,7 +9,7 @@ cue.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -40,6 +40,7 @@ from rendering.common import (
     WIDTH,
     ScoreLine,
     counted,
+    digit_height,
     draw_centered,
     player_name,
     px,
@@ -63,8 +64,6 @@ BOARD_FILL: RGB = (252, 250, 245)
 CARD_FILL: RGB = (255, 255, 255)
 SCORED_OUTLINE: RGB = (20, 20, 20)
 """The outline of the region scored by the last move (the placements are in the theme's highlight)."""
-STRIP = replace(THEME, players=((200, 200, 200),) * 4)
-"""Players own no colour in Tile Up!, so the score strip uses neutral swatches (no clash with tiles)."""
 
 
 @dataclass(frozen=True)
@@ -133,12 +132,19 @@ STACK_STEP = px(2)
 """Pixels each tile below the top of a stack peeks out (down and right), for up to 3 tiles."""
 
 
+def badge_box(box: Box, height: int) -> Box:
+    """Where the stack height tag goes: the top-right corner of ``box`` (the colour letter is at
+    the top left, the number below the middle), as small as its text allows."""
+    _, y0, x1, _ = box
+    width = text_width(f"x{height}", TEXT.small, BOLD, CONDENSED) + px(2.5)
+    tall = digit_height(TEXT.small, BOLD, CONDENSED) + px(2.5)
+    return x1 - width, y0, x1, y0 + tall
+
+
 def height_badge(draw: ImageDraw.ImageDraw, box: Box, height: int) -> None:
-    """The stack height as a dark tag ``x3`` over the bottom-right corner of ``box``."""
-    _, _, x1, y1 = box
+    """The stack height as a dark tag ``x3`` in the top-right corner of ``box``."""
     label = f"x{height}"
-    width = text_width(label, TEXT.small, BOLD, CONDENSED) + px(5)
-    tag = (x1 - width, y1 - TEXT.small, x1, y1)
+    tag = badge_box(box, height)
     draw.rounded_rectangle(tag, radius=px(2), fill=THEME.ink, outline=(255, 255, 255), width=2)
     draw_centered(
         draw,
@@ -181,10 +187,15 @@ def draw_tile(draw: ImageDraw.ImageDraw, box: Box, tile: str, height: int = 1) -
     _pattern(draw, (x0 + 3, y0 + 3, x1 - 3, y1 - 3), colour)
     ink = TILE_INK[colour]
     text(draw, (x0 + px(2), y0 + px(1)), colour, TEXT.small, ink, anchor="lt", weight=BOLD)
-    centre = ((x0 + x1) / 2 + size / 10, (y0 + y1) / 2 + size / 12)
-    draw_centered(draw, centre, number, number_size(size), ink, BOLD)
+    draw_centered(draw, number_centre(top), number, number_size(size), ink, BOLD)
     if height > 1:
         height_badge(draw, box, height)
+
+
+def number_centre(box: Box) -> tuple[float, float]:
+    """Where a tile's number is centred: below the middle, clear of the corner letter and tag."""
+    x0, y0, x1, y1 = box
+    return (x0 + x1) / 2, (y0 + y1) / 2 + (y1 - y0) / 8
 
 
 # -- goal cards ----------------------------------------------------------------------------
@@ -361,9 +372,7 @@ def render_board(view: Any, players: Sequence[str]) -> Image.Image:
     board = board_panel(view)
     cards = _cards_panel(view, board.width)
     to_act = None if view.over else view.to_act
-    strip = score_strip(
-        board.width, _score_lines(view, players), to_act, title=_strip_title(view, players), theme=STRIP
-    )
+    strip = score_strip(board.width, _score_lines(view, players), to_act, title=_strip_title(view, players))
     return stack_vertically([board, cards, strip])
 
 

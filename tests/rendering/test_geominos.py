@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from games.ai import greedy_states
 from games.geominos import GAME, Options, State
 from games.geominos.board import is_light
 from games.geominos.state import Placed
-from rendering.common import WIDTH
+from rendering.common import THEME, WIDTH
 from rendering.geominos import (
+    DARK,
     LABEL,
     LAST_FILL,
     PIP_SPOTS,
@@ -18,6 +21,7 @@ from rendering.geominos import (
     pip_centers,
     render_board,
     render_hand,
+    section_fill,
     window_for,
 )
 from tests.support.golden import check_golden
@@ -139,3 +143,25 @@ def test_golden_board_early_three_players() -> None:
 def test_golden_hand() -> None:
     state = GAME.new(2, seed=3)
     check_golden(render_hand(GAME.view(state, 1), 1, PLAYERS[:2]), "geominos-hand")
+
+
+def _distance(a: tuple[int, int, int], b: tuple[int, int, int]) -> float:
+    return sum((x - y) ** 2 for x, y in zip(a, b, strict=True)) ** 0.5
+
+
+def test_players_stay_apart_on_light_and_dark_squares() -> None:
+    """Every two players' sections differ clearly over either kind of square, and a section
+    over a dark square is not the grey of an empty one."""
+    for light in (True, False):
+        fills = [section_fill(light, THEME.player(seat), last=False) for seat in range(4)]
+        for a, b in itertools.combinations(fills, 2):
+            assert _distance(a, b) > 40, (light, a, b)
+    for seat in range(4):
+        assert _distance(section_fill(False, THEME.player(seat), last=False), DARK) > 40
+
+
+def test_center_tile_pips_contrast_with_its_fill() -> None:
+    for light in (True, False):
+        fill = section_fill(light, None, last=False)
+        ink = THEME.ink if light else (255, 255, 255)
+        assert _distance(fill, ink) > 120

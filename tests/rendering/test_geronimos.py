@@ -10,8 +10,19 @@ from games.ai import greedy_states
 from games.geronimos import GAME, State
 from games.geronimos.hexgrid import DIRECTIONS, neighbours
 from games.geronimos.rules import frontier
-from rendering.common import THEME, WIDTH
-from rendering.geronimos import MAX_HEX, Layout, fits_note, layout_for, render_board, render_hand
+from rendering.common import BOLD, MIN_PHONE_TEXT, THEME, WIDTH, digit_height, phone_px
+from rendering.geronimos import (
+    HAND_HEX,
+    MAX_HEX,
+    Layout,
+    fits_note,
+    label_fits,
+    layout_for,
+    number_font,
+    number_spots,
+    render_board,
+    render_hand,
+)
 from tests.support.golden import check_golden
 
 PLAYERS = ["alice", "bob"]
@@ -109,3 +120,17 @@ def test_golden_hand() -> None:
     states = greedy_game(7, plies=12)
     state = next(s for s in reversed(states) if s.drawn not in ("", "L"))
     check_golden(render_hand(GAME.view(state, state.turn), state.turn, PLAYERS), "geronimos-hand")
+
+
+def test_side_numbers_and_label_keep_apart() -> None:
+    """The six numbers of a card stay inside it and apart; a label is drawn only where it
+    clears them (on the default table's cards, numbers at the phone minimum)."""
+    for size in (MAX_HEX, 56.6, HAND_HEX):
+        font_size = number_font(size)
+        assert phone_px(digit_height(font_size, BOLD)) >= MIN_PHONE_TEXT
+        spots = number_spots(size)
+        for x, y in spots:
+            assert math.hypot(x, y) < size * math.sqrt(3) / 2
+    assert label_fits(MAX_HEX, "-1,-2", leader=False)
+    assert not label_fits(40.0, "-1,-2", leader=False)
+    assert label_fits(56.6, "-1,-2", leader=True)

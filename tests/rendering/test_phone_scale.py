@@ -20,7 +20,16 @@ from games.puzzosolo.game import position
 from games.puzzosolo.rules import first_solution, format_place
 from rendering import geominos, geronimos, triominos
 from rendering.base import Renderer
-from rendering.common import MIN_PHONE_PIP, MIN_PHONE_TEXT, PHONE_WIDTH, WIDTH, phone_px, recording_text
+from rendering.common import (
+    BOLD,
+    MIN_PHONE_PIP,
+    MIN_PHONE_TEXT,
+    PHONE_WIDTH,
+    WIDTH,
+    digit_height,
+    phone_px,
+    recording_text,
+)
 from rendering.registry import renderer
 
 NAMES = ["Αλέξανδρος", "Дмитрий", "José", "Łukasz"]
@@ -109,8 +118,8 @@ def test_pips_and_dots_read_on_a_phone() -> None:
     table = registry.get("geronimos")
     end = greedy_states(table, 2, 7)[-1]
     layout, _ = geronimos.layout_for([*end.tops, *geronimos.frontier(end.tops)])
-    assert phone_px(2 * geronimos.dot_radius(layout.size)) >= MIN_PHONE_PIP
-    assert phone_px(2 * geronimos.dot_radius(geronimos.HAND_HEX)) >= MIN_PHONE_PIP
+    for size in (layout.size, geronimos.HAND_HEX):  # a card's numbers are digits, not dots
+        assert phone_px(digit_height(geronimos.number_font(size), BOLD)) >= MIN_PHONE_TEXT
 
 
 def test_the_phone_scale() -> None:

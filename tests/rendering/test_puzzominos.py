@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from games.ai import GreedyPlayer
+from games.ai import GreedyPlayer, greedy_states
+from games.core import Outcome
 from games.puzzominos import GAME
 from games.puzzominos.state import State as PuzzState
-from rendering.common import BOLD, CONDENSED, TEXT, WIDTH, px, text_width
+from rendering.common import BOLD, CONDENSED, TEXT, WIDTH, px, recording_text, text_width, verdict
 from rendering.puzzominos import (
     HAND_CELL,
     LABEL_LEFT,
@@ -120,3 +121,24 @@ def test_colours_follow_the_coin_flip() -> None:
     image = render_hand(state, 0, PLAYERS)
     x0, y0, x1, _ = hand_slot(0)  # F: its middle square
     assert image.getpixel(((x0 + x1) // 2, y0 + 6 + 2 * HAND_CELL + HAND_CELL // 2)) == SEAT_COLOURS[1]
+
+
+def test_game_over_strip_names_the_winner() -> None:
+    """The end strip says who won, not only why the game ended."""
+    final = greedy_states(GAME, 2, 4)[-1]
+    outcome = GAME.outcome(final)
+    assert outcome is not None and len(outcome.winners) == 1
+    with recording_text() as drawn:
+        render_board(GAME.view(final, None), PLAYERS)
+    winner = PLAYERS[outcome.winners[0]]
+    assert any(item.text.startswith(f"Game over: {winner} wins · ") for item in drawn)
+
+
+def test_verdict_words() -> None:
+    names = ["Ann", "Ben"]
+    won = Outcome(scores=(3, 1), ranks=(1, 2), reason="x")
+    assert verdict(won, names) == "Ann wins"
+    drawn = Outcome(scores=(2, 2), ranks=(1, 1), reason="x")
+    assert verdict(drawn, names) == "a draw between Ann and Ben"
+    resigned = Outcome(scores=(0, 0), ranks=(1, 1), reason="x", forfeited=frozenset({0, 1}))
+    assert verdict(resigned, names) == "nobody wins"

@@ -12,6 +12,7 @@ from games.puzzosolo.state import State as SoloState
 from rendering.common import THEME, WIDTH
 from rendering.puzzosolo import (
     HOLE,
+    MAX_BOARD_HEIGHT,
     PIECE_COLOURS,
     Layout,
     board_image,
@@ -44,8 +45,16 @@ def test_layout_fits_phone_width_and_height() -> None:
     wide = layout_for(10, 12)
     assert wide.left >= 30 and wide.left + 10 * wide.cell <= WIDTH
     tall = layout_for(3, 20)
-    assert tall.height <= 1150 + 10
+    assert tall.height <= MAX_BOARD_HEIGHT
     assert tall.cell_box((0, 0)) == (tall.left, tall.top, tall.left + tall.cell, tall.top + tall.cell)
+
+
+def test_the_default_target_fills_most_of_the_width() -> None:
+    """A phone shows the picture 400 px wide: the 6x10 board uses most of it, not a strip."""
+    layout = layout_for(6, 10)
+    assert layout.cols * layout.cell >= 0.7 * WIDTH
+    assert layout.height <= MAX_BOARD_HEIGHT
+    assert layout_for(10, 12).cols * layout_for(10, 12).cell >= 0.9 * WIDTH
 
 
 def test_holes_are_dark_and_pieces_have_their_colours(state: SoloState) -> None:

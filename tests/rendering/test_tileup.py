@@ -12,14 +12,17 @@ from games.tileup import GAME
 from games.tileup.data import SIZE, SQUARES, parse_square
 from games.tileup.rules import set_hand as _set_hand
 from games.tileup.state import State as TileUpState
-from rendering.common import THEME, WIDTH
+from rendering.common import BOLD, THEME, WIDTH, digit_height
 from rendering.tileup import (
     GEOMETRY,
     SCORED_OUTLINE,
     STACK_STEP,
     HandLayout,
+    badge_box,
     card_size,
     last_squares,
+    number_centre,
+    number_size,
     render_board,
     render_hand,
     stack_boxes,
@@ -124,8 +127,8 @@ def test_board_shows_the_last_move_stacks_and_counts() -> None:
     assert near(image.getpixel(((x0 + x1) // 2, y0 + 1)), THEME.highlight)  # the placement outline
     x0, y0, _, _ = GEOMETRY.cell_box(sq("C3"))
     assert near(image.getpixel((x0 + 2, y0 + 10)), SCORED_OUTLINE)  # the scored region outline
-    _, _, x1, y1 = GEOMETRY.cell_box(sq("D4"))
-    assert near(image.getpixel((x1 - 8, y1 - 6)), THEME.ink, 60)  # the height tag of a 5-tile stack
+    _, y0, x1, _ = GEOMETRY.cell_box(sq("D4"))
+    assert near(image.getpixel((x1 - 8, y0 + 8)), THEME.ink, 60)  # the height tag of a 5-tile stack
 
 
 def test_board_image_of_a_late_game(finished_game: list[TileUpState]) -> None:
@@ -159,3 +162,22 @@ def test_golden_stacks() -> None:
 
 def test_golden_hand() -> None:
     check_golden(render_hand(GAME.view(screen(), 0), 0, PLAYERS), "tileup-hand")
+
+
+def test_height_tag_leaves_the_number_clear() -> None:
+    """A stack's ``x3`` tag sits in the top-right corner, above the tile's number."""
+    box = GEOMETRY.cell_box(sq("F5"))
+    for height in (2, 3, 4):
+        top = stack_boxes(box, height)[-1]
+        tag = badge_box(box, height)
+        _, y = number_centre(top)
+        half_number = digit_height(number_size(top[2] - top[0]), BOLD) / 2
+        assert tag[3] < y - half_number, "the tag would cover the number"
+        assert tag[0] > top[0] + (top[2] - top[0]) / 2, "the tag would cover the colour letter"
+
+
+def test_score_strip_shows_each_players_colour(finished_game: list[TileUpState]) -> None:
+    image = render_board(GAME.view(finished_game[-1], None), PLAYERS)
+    colours = set(image.getdata())
+    for seat in range(len(PLAYERS)):
+        assert THEME.player(seat) in colours
