@@ -13,6 +13,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import workers
+from bot.limits import Limits
 from bot.sessions import SessionService
 from bot.settings import Settings
 from bot.storage import Storage
@@ -71,6 +72,8 @@ class TilehostBot(commands.Bot):
         self.storage: Storage
         self.service: SessionService
         self.announcer = TableAnnouncer(self)
+        self.limits = Limits(settings.rate_user, settings.rate_channel, now=virtual_now)
+        """Rate limits on the commands that draw or search (see :mod:`bot.limits`)."""
         self._restored = False
 
     @property

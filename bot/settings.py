@@ -6,10 +6,16 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from bot.limits import Rate
 from bot.shards import ShardError, Shards, parse_ids
 
 DEFAULT_DB = "data/tilehost.db"
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+DEFAULT_RATE_USER = Rate(12, 60)
+"""Each user: 12 boards (or hints, or replays) at once, then one more every 5 seconds (a whole
+solitaire can be finished with hints, a flood of boards cannot)."""
+DEFAULT_RATE_CHANNEL = Rate(40, 20)
+"""Each channel: 40 of a kind at once, then two more a second."""
 
 
 class ConfigError(Exception):
@@ -34,6 +40,11 @@ class Settings:
     """Let discord.py choose the number of shards and run them all in this process (what
     ``python -m bot`` does when no shard is set). False with no shard count: one unsharded
     connection, as tests build the bot."""
+
+    rate_user: Rate = DEFAULT_RATE_USER
+    """How many boards, hints or replays (each kind counted apart) one user may ask for."""
+    rate_channel: Rate = DEFAULT_RATE_CHANNEL
+    """How many of a kind one channel may ask for, all its users together."""
 
     @property
     def sharded(self) -> bool:
@@ -61,6 +72,18 @@ def _int(name: str, value: str | None, default: int | None) -> int | None:
         return int(value.strip())
     except ValueError:
         raise ConfigError(f"{name} must be a whole number, not {value!r} (check your .env).") from None
+
+
+def _rate(name: str, value: str | None, default: Rate) -> Rate:
+    if value is None or not value.strip():
+        return default
+    try:
+        return Rate.parse(value)
+    except ValueError:
+        raise ConfigError(
+            f"{name} must be REQUESTS/SECONDS, like {default} ({default.burst} per {default.period:g} s), "
+            f"not {value!r} (check your .env)."
+        ) from None
 
 
 def load_settings(env_file: str | Path | None = ".env", *, require_token: bool = True) -> Settings:
@@ -92,6 +115,10 @@ def load_settings(env_file: str | Path | None = ".env", *, require_token: bool =
         shard_count=shard_count,
         shard_ids=shard_ids,
         autoshard=shard_count is None,
+        rate_user=_rate("TILEHOST_RATE_USER", os.environ.get("TILEHOST_RATE_USER"), DEFAULT_RATE_USER),
+        rate_channel=_rate(
+            "TILEHOST_RATE_CHANNEL", os.environ.get("TILEHOST_RATE_CHANNEL"), DEFAULT_RATE_CHANNEL
+        ),
     )
 
 

@@ -274,6 +274,7 @@ class GameCog(commands.GroupCog):
     @app_commands.command(description="See the board (the current game here, or the last one to end).")
     @app_commands.describe(public="Post it for everyone (default: only you see it)")
     async def board(self, interaction: discord.Interaction, public: bool = False) -> None:
+        buttons.throttle(interaction, "board")
         if public:
             await replies.defer_public(interaction)
         else:
@@ -305,6 +306,7 @@ class GameCog(commands.GroupCog):
 
     @app_commands.command(description="Ask the computer for a move suggestion (only you see it).")
     async def hint(self, interaction: discord.Interaction) -> None:
+        buttons.throttle(interaction, "hint")
         await replies.defer_private(interaction)
         await self.suggest(interaction, await self.ready_table(interaction))
 
@@ -330,6 +332,7 @@ class GameCog(commands.GroupCog):
     @app_commands.command(description="Get a game record as a file (the last game here, or a game number).")
     @app_commands.describe(game_id="A finished game's number (default: the last game to end here)")
     async def export(self, interaction: discord.Interaction, game_id: GameNumber | None = None) -> None:
+        buttons.throttle(interaction, "replay")
         await replies.defer_public(interaction)
         if game_id is None:
             game_id = await self._last_here(interaction)
@@ -359,6 +362,7 @@ class GameCog(commands.GroupCog):
     @app_commands.command(description="Watch a finished game again: an animated board and a score chart.")
     @app_commands.describe(game_id="The game's number (see /history; default: the last game to end here)")
     async def replay(self, interaction: discord.Interaction, game_id: GameNumber | None = None) -> None:
+        buttons.throttle(interaction, "replay")
         await replies.defer_public(interaction)
         if game_id is None:
             game_id = await self._last_here(interaction)
@@ -369,6 +373,7 @@ class GameCog(commands.GroupCog):
     @app_commands.command(name="import", description="Show a game record file (from export) as a replay.")
     @app_commands.describe(record="A record file made by /export (nothing is stored)")
     async def import_record(self, interaction: discord.Interaction, record: discord.Attachment) -> None:
+        buttons.throttle(interaction, "replay")
         await replies.defer_private(interaction)
         if record.size > MAX_RECORD_BYTES:
             raise errors.SessionError(

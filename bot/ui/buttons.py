@@ -89,6 +89,14 @@ class TableButton(
             )
 
 
+def throttle(interaction: discord.Interaction, kind: str) -> None:
+    """Count a request that draws or searches against the user's and the channel's allowance
+    (see :mod:`bot.limits`); raises :class:`bot.limits.TooFast` before any work is done."""
+    limits = getattr(interaction.client, "limits", None)
+    if limits is not None:
+        limits.check(kind, interaction.user.id, interaction.channel_id)
+
+
 def display_name(user: discord.abc.User) -> str:
     """The name a player goes by in this server."""
     return getattr(user, "display_name", None) or user.name
@@ -113,6 +121,7 @@ def turn_view(session: Session) -> discord.ui.View | None:
 
 async def send_hand(interaction: discord.Interaction, service: SessionService, session: Session) -> None:
     """The user's own tiles, cards or pieces, as text and a picture, only to them."""
+    throttle(interaction, "board")
     await replies.defer_private(interaction)
     await service.ready(session)
     seat = session.seat_of(interaction.user.id)
