@@ -19,8 +19,6 @@ log = logging.getLogger("bot")
 
 EXIT_CONFIG = 2
 EXIT_DATABASE = 3
-EXIT_LOGIN = 4
-EXIT_NETWORK = 5
 DATABASE_CHECK_SECONDS = 30.0
 
 
@@ -49,36 +47,6 @@ def database_problem(settings: Settings) -> str | None:
     return None
 
 
-def connect(settings: Settings) -> int:
-    """Run the bot on Discord until it is stopped; a refused token or an unreachable Discord is
-    said in one line (no traceback) with a non-zero exit code."""
-    import aiohttp
-    import discord
-
-    from bot.client import create_bot
-
-    bot = create_bot(settings)
-    try:
-        bot.run(settings.token, log_handler=None)
-    except discord.LoginFailure:
-        print(
-            "Tilehost cannot start: Discord refused the token. Check DISCORD_TOKEN in .env (or your "
-            "environment): copy it again from the Discord Developer Portal (your app -> Bot -> Reset "
-            "Token); a token that was reset or revoked no longer works.",
-            file=sys.stderr,
-        )
-        return EXIT_LOGIN
-    except (TimeoutError, aiohttp.ClientError, OSError) as error:
-        reason = " ".join(str(error).split())[:200] or type(error).__name__
-        print(
-            f"Tilehost cannot start: Discord cannot be reached ({reason}). Check the network "
-            "connection and DNS of this machine.",
-            file=sys.stderr,
-        )
-        return EXIT_NETWORK
-    return 0
-
-
 def main() -> int:
     """Run the bot until it is stopped; exit code 2 on a configuration error, 3 when the
     database cannot be written, 4 when Discord refuses the token, 5 when it cannot be reached."""
@@ -102,6 +70,8 @@ def main() -> int:
 
         return local.run(settings)
     log.info("DISCORD_TOKEN is set: connecting to Discord")
+    from bot.client import connect
+
     return connect(settings)
 
 

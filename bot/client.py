@@ -5,9 +5,11 @@ from __future__ import annotations
 import asyncio
 import importlib.util
 import logging
+import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -22,6 +24,9 @@ from bot.ui.buttons import TableButton
 from bot.ui.table import TableAnnouncer
 
 log = logging.getLogger(__name__)
+
+EXIT_LOGIN = 4
+EXIT_NETWORK = 5
 
 GAME_COGS = ("geominos", "triominos", "geronimos", "puzzominos", "tileup")
 BASE_EXTENSIONS = ("cogs.lobby", "cogs.standings")
@@ -150,3 +155,28 @@ def create_bot(settings: Settings, **kwargs: object) -> TilehostBot:
     say so (see :attr:`Settings.sharded`)."""
     kind = ShardedTilehostBot if settings.sharded else TilehostBot
     return kind(settings, **kwargs)  # type: ignore[arg-type]
+
+
+def connect(settings: Settings) -> int:
+    """Run the bot on Discord until it is stopped; a refused token or an unreachable Discord is
+    said in one line (no traceback) with a non-zero exit code."""
+    bot = create_bot(settings)
+    try:
+        bot.run(settings.token, log_handler=None)
+    except discord.LoginFailure:
+        print(
+            "Tilehost cannot start: Discord refused the token. Check DISCORD_TOKEN in .env (or your "
+            "environment): copy it again from the Discord Developer Portal (your app -> Bot -> Reset "
+            "Token); a token that was reset or revoked no longer works.",
+            file=sys.stderr,
+        )
+        return EXIT_LOGIN
+    except (TimeoutError, aiohttp.ClientError, OSError) as error:
+        reason = " ".join(str(error).split())[:200] or type(error).__name__
+        print(
+            f"Tilehost cannot start: Discord cannot be reached ({reason}). Check the network "
+            "connection and DNS of this machine.",
+            file=sys.stderr,
+        )
+        return EXIT_NETWORK
+    return 0

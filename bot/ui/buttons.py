@@ -12,6 +12,7 @@ import discord
 
 from bot import errors, words
 from bot.sessions import Session, SessionService, Status
+from bot.storage import unavailable
 from bot.ui import files, replies
 from games.errors import GameError
 
@@ -65,7 +66,16 @@ class TableButton(
             await self._run(interaction, bot, session)
         except (errors.SessionError, GameError) as error:
             await replies.send_error(interaction, str(error))
-        except Exception:
+        except Exception as error:
+            if unavailable(error):
+                log.error(
+                    "the %s button of game %s: the database takes no writes: %s",
+                    self.verb,
+                    self.game_id,
+                    error,
+                )
+                await replies.send_error(interaction, replies.STORAGE_DOWN)
+                return
             log.exception("the %s button of game %s failed", self.verb, self.game_id)
             await replies.send_error(interaction, replies.NOTHING_RECORDED)
 

@@ -19,6 +19,7 @@ ALL_GAMES = (
     "cogs.geronimos",
     "cogs.puzzominos",
     "cogs.tileup",
+    "tests.support.tinycog",
 )
 
 
