@@ -92,11 +92,18 @@ class TableButton(
                 await service.join(session, user.id, display_name(user))
             else:
                 await service.add_computer(session, user.id)
-            await interaction.response.edit_message(
-                content=words.lobby_message(session),
-                view=lobby_view(session),
-                allowed_mentions=replies.NO_PINGS,
-            )
+            try:
+                await interaction.response.edit_message(
+                    content=words.lobby_message(session),
+                    view=lobby_view(session),
+                    allowed_mentions=replies.NO_PINGS,
+                )
+            except discord.HTTPException:
+                # stored already: say so (never "nothing was recorded") and show it on the lobby
+                log.warning("the %s button of game %s: the lobby edit failed", self.verb, self.game_id)
+                done = "You have a seat" if self.verb is ButtonVerb.JOIN else "A computer player takes a seat"
+                await replies.private(interaction, f"{done} at {words.header(session)}.")
+                await bot.announcer.refresh_lobby(session)
 
 
 def throttle(interaction: discord.Interaction, kind: str) -> None:
