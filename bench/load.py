@@ -28,6 +28,7 @@ import argparse
 import asyncio
 import os
 import resource
+import statistics
 import sys
 import tempfile
 import time
@@ -40,12 +41,55 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import discord
 
 from bench import simdrive
+from bot import workers
 from bot.sessions import SessionService
 from bot.storage import Storage
 from games.registry import get as get_game
 from tests.attacks.support import answered, together
 
 MAX_ROUNDS = 400
+
+
+class Profile:
+    """Where the time goes: the wall time of each kind of worker-process job, and how late the
+    event loop wakes up (a loop busy with work on it wakes late)."""
+
+    def __init__(self) -> None:
+        self.jobs: dict[str, list[float]] = defaultdict(list)
+        self.lags: list[float] = []
+        self._ticker: asyncio.Task[None] | None = None
+
+    def install(self) -> None:
+        original = workers.run
+        jobs = self.jobs
+
+        async def timed(fn: Any, *args: Any, **kwargs: Any) -> Any:
+            started = time.perf_counter()
+            try:
+                return await original(fn, *args, **kwargs)
+            finally:
+                jobs[getattr(fn, "__name__", str(fn))].append(time.perf_counter() - started)
+
+        workers.run = timed  # type: ignore[assignment]
+        self._ticker = asyncio.get_running_loop().create_task(self._tick())
+
+    async def _tick(self) -> None:
+        while True:
+            before = time.perf_counter()
+            await asyncio.sleep(0.01)
+            self.lags.append(time.perf_counter() - before - 0.01)
+
+    def stop(self) -> None:
+        if self._ticker is not None:
+            self._ticker.cancel()
+
+    def summary(self) -> str:
+        parts = [
+            f"{name}: {len(times)} x {ms(statistics.mean(times))} ms (p99 {ms(percentile(times, 0.99))})"
+            for name, times in sorted(self.jobs.items(), key=lambda item: -sum(item[1]))
+        ]
+        lag = f"loop lag p50 {ms(percentile(self.lags, 0.5))} ms, p99 {ms(percentile(self.lags, 0.99))} ms"
+        return lag + "; worker jobs (wall, queue included): " + "; ".join(parts)
 
 
 class Timings:
@@ -93,6 +137,10 @@ class Timings:
         return found
 
 
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:.0f}"
+
+
 def percentile(values: list[float], fraction: float) -> float:
     if not values:
         return float("nan")
@@ -117,8 +165,9 @@ async def play(channels: int) -> dict[str, Any]:
     async with simdrive.running(db_path, channels) as world:
         for index, table in enumerate(world.tables):
             await simdrive.open_game(world, table, computers=index % 2)
-        timings = Timings()
+        timings, profile = Timings(), Profile()
         timings.install(world.bot)
+        profile.install()
         before = stored_moves(db_path)
         started = time.perf_counter()
         refused = rounds = 0
@@ -137,6 +186,7 @@ async def play(channels: int) -> dict[str, Any]:
         elapsed = time.perf_counter() - started
         moves = stored_moves(db_path) - before
         unfinished = sum(simdrive.session_of(world, table) is not None for table in world.tables)
+        profile.stop()
     acks, boards = timings.acknowledgements(), timings.command_to_board()
     return {
         "games": channels,
@@ -154,6 +204,7 @@ async def play(channels: int) -> dict[str, Any]:
         "unfinished": unfinished,
         "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
         "db_mb": database_bytes(db_path) / 1e6,
+        "profile": profile.summary(),
     }
 
 
@@ -222,13 +273,10 @@ def main() -> int:
     args = parser.parse_args()
     for size in args.sizes:
         figures = asyncio.run(play(size) if args.mode == "play" else restart(size))
-        print(
-            " ".join(
-                f"{key}={value:.3f}" if isinstance(value, float) else f"{key}={value}"
-                for key, value in figures.items()
-            ),
-            flush=True,
-        )
+        profile = figures.pop("profile", None)
+        print(" ".join(f"{k}={v:.3f}" if isinstance(v, float) else f"{k}={v}" for k, v in figures.items()))
+        if profile:
+            print(f"  {profile}", flush=True)
     return 0
 
 
