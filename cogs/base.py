@@ -332,18 +332,25 @@ class GameCog(commands.GroupCog):
     @app_commands.command(description="Get a game record as a file (the last game here, or a game number).")
     @app_commands.describe(game_id="A finished game's number (default: the last game to end here)")
     async def export(self, interaction: discord.Interaction, game_id: GameNumber | None = None) -> None:
-        buttons.throttle(interaction, "replay")
-        await replies.defer_public(interaction)
-        if game_id is None:
-            game_id = await self._last_here(interaction)
-        row, record = game_id
-        self._check_hosted(row)
+        row, record = await self._finished(interaction, game_id)
         data = record.to_text().encode()
         await interaction.followup.send(
             f"Record of {get_game(row.game).title} #{row.id}.",
             file=discord.File(io.BytesIO(data), filename=f"{row.game}-{row.id}.txt"),
             allowed_mentions=replies.NO_PINGS,
         )
+
+    async def _finished(
+        self, interaction: discord.Interaction, game_id: tuple[Any, Record] | None
+    ) -> tuple[Any, Record]:
+        """The finished game an export or replay shows (the last one here by default), once the
+        rate limit let the request through and it was acknowledged publicly."""
+        buttons.throttle(interaction, "replay")
+        await replies.defer_public(interaction)
+        if game_id is None:
+            game_id = await self._last_here(interaction)
+        self._check_hosted(game_id[0])
+        return game_id
 
     async def _last_here(self, interaction: discord.Interaction) -> tuple[Any, Record]:
         last = await self.service.last_finished(channel_of(interaction), self.hosted)
@@ -362,12 +369,7 @@ class GameCog(commands.GroupCog):
     @app_commands.command(description="Watch a finished game again: an animated board and a score chart.")
     @app_commands.describe(game_id="The game's number (see /history; default: the last game to end here)")
     async def replay(self, interaction: discord.Interaction, game_id: GameNumber | None = None) -> None:
-        buttons.throttle(interaction, "replay")
-        await replies.defer_public(interaction)
-        if game_id is None:
-            game_id = await self._last_here(interaction)
-        row, record = game_id
-        self._check_hosted(row)
+        row, record = await self._finished(interaction, game_id)
         await self._send_replay(interaction, record, f"Replay of {get_game(row.game).title} #{row.id}")
 
     @app_commands.command(name="import", description="Show a game record file (from export) as a replay.")
