@@ -59,7 +59,8 @@ class _Bucket:
 class Limits:
     """Per-user and per-channel token buckets for each kind of request."""
 
-    def __init__(self, per_user: Rate, per_channel: Rate, now: Callable[[], float]) -> None:
+    def __init__(self, per_user: Rate | None, per_channel: Rate | None, now: Callable[[], float]) -> None:
+        """``None`` for a rate: no limit of that scope."""
         self.per_user = per_user
         self.per_channel = per_channel
         self._now = now
@@ -69,11 +70,13 @@ class Limits:
         """Take one request of ``kind`` from the user's and the channel's allowance, or raise
         :class:`TooFast` (taking nothing) saying how long to wait."""
         now = self._now()
-        keys = [(("user", user_id), self.per_user)]
-        if channel_id is not None:
+        keys: list[tuple[tuple[str, int], Rate]] = []
+        if self.per_user is not None:
+            keys.append((("user", user_id), self.per_user))
+        if channel_id is not None and self.per_channel is not None:
             keys.append((("channel", channel_id), self.per_channel))
         buckets = [(self._bucket(kind, who, rate, now), rate) for who, rate in keys]
-        wait = max((1 - bucket.tokens) / rate.per_second for bucket, rate in buckets)
+        wait = max(((1 - bucket.tokens) / rate.per_second for bucket, rate in buckets), default=0.0)
         if wait > 0:
             raise TooFast(wait)
         for bucket, _ in buckets:
@@ -95,5 +98,5 @@ class Limits:
     def _forget_full(self, now: float) -> None:
         for key, bucket in list(self._buckets.items()):
             rate = self.per_user if key[1] == "user" else self.per_channel
-            if bucket.tokens + (now - bucket.at) * rate.per_second >= rate.burst:
+            if rate is None or bucket.tokens + (now - bucket.at) * rate.per_second >= rate.burst:
                 del self._buckets[key]

@@ -41,10 +41,13 @@ class Settings:
     ``python -m bot`` does when no shard is set). False with no shard count: one unsharded
     connection, as tests build the bot."""
 
-    rate_user: Rate = DEFAULT_RATE_USER
-    """How many boards, hints or replays (each kind counted apart) one user may ask for."""
-    rate_channel: Rate = DEFAULT_RATE_CHANNEL
-    """How many of a kind one channel may ask for, all its users together."""
+    rate_user: Rate | None = None
+    """How many boards, hints or replays (each kind counted apart) one user may ask for (None:
+    no limit, as tests build the bot on SimCord's still clock; the environment's settings,
+    :func:`load_settings`, always have one: ``DEFAULT_RATE_USER`` unless set)."""
+    rate_channel: Rate | None = None
+    """How many of a kind one channel may ask for, all its users together (None: no limit;
+    ``DEFAULT_RATE_CHANNEL`` from the environment unless set)."""
 
     @property
     def sharded(self) -> bool:

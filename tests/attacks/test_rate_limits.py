@@ -6,12 +6,20 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import pytest
+
 from bot.client import TilehostBot
 from bot.limits import Rate
-from bot.settings import DEFAULT_RATE_USER
+from bot.settings import DEFAULT_RATE_CHANNEL, DEFAULT_RATE_USER
 from tests.e2e.helpers import make_world, only_game, private, refused, room, table_counts, to_act
 
 TOO_FAST = "You're going fast: try again in"
+
+
+@pytest.fixture
+def simcord_bot(make_bot: Callable[..., TilehostBot]) -> TilehostBot:
+    """The bot with the limits a real one has (tests build it without, on a still clock)."""
+    return make_bot(rate_user=DEFAULT_RATE_USER, rate_channel=DEFAULT_RATE_CHANNEL)
 
 
 async def started_triominos(env: Any, channel: Any, people: dict[str, Any], db_path: str) -> tuple[int, Any]:

@@ -76,6 +76,20 @@ def test_refilled_buckets_are_forgotten_when_there_are_too_many() -> None:
     assert len(rates._buckets) == 1
 
 
+def test_a_missing_rate_is_no_limit() -> None:
+    rates = Limits(None, Rate(2, 10), now=Clock())
+    for user in range(2):
+        rates.check("board", user, None)
+        rates.check("board", user, None)
+    rates.check("board", 7, 10)
+    rates.check("board", 7, 10)
+    with pytest.raises(TooFast):
+        rates.check("board", 8, 10)
+    unlimited = Limits(None, None, now=Clock())
+    for _ in range(1000):
+        unlimited.check("board", 1, 10)
+
+
 @pytest.mark.parametrize("text", ["", "5", "0/10", "5/0", "x/10", "5/-1", "5/ten", "99999/1"])
 def test_malformed_rates_are_refused(text: str) -> None:
     with pytest.raises(ValueError):

@@ -37,6 +37,7 @@ def test_defaults_are_sqlite_and_automatic_sharding(env: pytest.MonkeyPatch) -> 
 def test_rate_limits(env: pytest.MonkeyPatch) -> None:
     settings = load_settings(None)
     assert (settings.rate_user, settings.rate_channel) == (DEFAULT_RATE_USER, DEFAULT_RATE_CHANNEL)
+    assert Settings(token="t").rate_user is None, "a bot built in code (tests) has no limits"
     env.setenv("TILEHOST_RATE_USER", "3/9")
     env.setenv("TILEHOST_RATE_CHANNEL", "30/15")
     settings = load_settings(None)
