@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot import workers
+from bot.limits import Limits
 from bot.sessions import SessionService
 from bot.settings import Settings
 from bot.storage import Storage
@@ -20,6 +23,9 @@ from bot.ui.buttons import TableButton
 from bot.ui.table import TableAnnouncer
 
 log = logging.getLogger(__name__)
+
+EXIT_LOGIN = 4
+EXIT_NETWORK = 5
 
 GAME_COGS = ("geominos", "triominos", "geronimos", "puzzominos", "tileup")
 BASE_EXTENSIONS = ("cogs.lobby", "cogs.standings")
@@ -68,6 +74,8 @@ class TilehostBot(commands.Bot):
         self.storage: Storage
         self.service: SessionService
         self.announcer = TableAnnouncer(self)
+        self.limits = Limits(settings.rate_user, settings.rate_channel, now=virtual_now)
+        """Rate limits on the commands that draw or search (see :mod:`bot.limits`)."""
         self._restored = False
 
     @property
@@ -145,3 +153,28 @@ def create_bot(settings: Settings, **kwargs: object) -> TilehostBot:
     say so (see :attr:`Settings.sharded`)."""
     kind = ShardedTilehostBot if settings.sharded else TilehostBot
     return kind(settings, **kwargs)  # type: ignore[arg-type]
+
+
+def connect(settings: Settings) -> int:
+    """Run the bot on Discord until it is stopped; a refused token or an unreachable Discord is
+    said in one line (no traceback) with a non-zero exit code."""
+    bot = create_bot(settings)
+    try:
+        bot.run(settings.token, log_handler=None)
+    except discord.LoginFailure:
+        print(
+            "Tilehost cannot start: Discord refused the token. Check DISCORD_TOKEN in .env (or your "
+            "environment): copy it again from the Discord Developer Portal (your app -> Bot -> Reset "
+            "Token); a token that was reset or revoked no longer works.",
+            file=sys.stderr,
+        )
+        return EXIT_LOGIN
+    except (TimeoutError, aiohttp.ClientError, OSError) as error:
+        reason = " ".join(str(error).split())[:200] or type(error).__name__
+        print(
+            f"Tilehost cannot start: Discord cannot be reached ({reason}). Check the network "
+            "connection and DNS of this machine.",
+            file=sys.stderr,
+        )
+        return EXIT_NETWORK
+    return 0

@@ -6,11 +6,17 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from bot.limits import Rate
 from bot.shards import ShardError, Shards, parse_ids
 from games.ai import Budget
 
 DEFAULT_DB = "data/tilehost.db"
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+DEFAULT_RATE_USER = Rate(12, 60)
+"""Each user: 12 boards (or hints, or replays) at once, then one more every 5 seconds (a whole
+solitaire can be finished with hints, a flood of boards cannot)."""
+DEFAULT_RATE_CHANNEL = Rate(40, 20)
+"""Each channel: 40 of a kind at once, then two more a second."""
 
 
 class ConfigError(Exception):
@@ -39,6 +45,14 @@ class Settings:
     """Let discord.py choose the number of shards and run them all in this process (what
     ``python -m bot`` does when no shard is set). False with no shard count: one unsharded
     connection, as tests build the bot."""
+
+    rate_user: Rate | None = None
+    """How many boards, hints or replays (each kind counted apart) one user may ask for (None:
+    no limit, as tests build the bot on SimCord's still clock; the environment's settings,
+    :func:`load_settings`, always have one: ``DEFAULT_RATE_USER`` unless set)."""
+    rate_channel: Rate | None = None
+    """How many of a kind one channel may ask for, all its users together (None: no limit;
+    ``DEFAULT_RATE_CHANNEL`` from the environment unless set)."""
 
     @property
     def sharded(self) -> bool:
@@ -87,6 +101,18 @@ def _seconds(name: str, value: str | None, default: float = 2.0) -> float:
     return seconds
 
 
+def _rate(name: str, value: str | None, default: Rate) -> Rate:
+    if value is None or not value.strip():
+        return default
+    try:
+        return Rate.parse(value)
+    except ValueError:
+        raise ConfigError(
+            f"{name} must be REQUESTS/SECONDS, like {default} ({default.burst} per {default.period:g} s), "
+            f"not {value!r} (check your .env)."
+        ) from None
+
+
 def load_settings(env_file: str | Path | None = ".env", *, require_token: bool = True) -> Settings:
     """Read the settings; ``.env`` values fill in what the environment does not set."""
     if env_file is not None and Path(env_file).exists():
@@ -118,6 +144,10 @@ def load_settings(env_file: str | Path | None = ".env", *, require_token: bool =
         shard_count=shard_count,
         shard_ids=shard_ids,
         autoshard=shard_count is None,
+        rate_user=_rate("TILEHOST_RATE_USER", os.environ.get("TILEHOST_RATE_USER"), DEFAULT_RATE_USER),
+        rate_channel=_rate(
+            "TILEHOST_RATE_CHANNEL", os.environ.get("TILEHOST_RATE_CHANNEL"), DEFAULT_RATE_CHANNEL
+        ),
     )
 
 

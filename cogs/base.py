@@ -274,6 +274,7 @@ class GameCog(commands.GroupCog):
     @app_commands.command(description="See the board (the current game here, or the last one to end).")
     @app_commands.describe(public="Post it for everyone (default: only you see it)")
     async def board(self, interaction: discord.Interaction, public: bool = False) -> None:
+        buttons.throttle(interaction, "board")
         if public:
             await replies.defer_public(interaction)
         else:
@@ -305,6 +306,7 @@ class GameCog(commands.GroupCog):
 
     @app_commands.command(description="Ask the computer for a move suggestion (only you see it).")
     async def hint(self, interaction: discord.Interaction) -> None:
+        buttons.throttle(interaction, "hint")
         await replies.defer_private(interaction)
         await self.suggest(interaction, await self.ready_table(interaction))
 
@@ -329,17 +331,26 @@ class GameCog(commands.GroupCog):
     @app_commands.command(description="Get a game record as a file (the last game here, or a game number).")
     @app_commands.describe(game_id="A finished game's number (default: the last game to end here)")
     async def export(self, interaction: discord.Interaction, game_id: GameNumber | None = None) -> None:
-        if game_id is None:
-            game_id = await self._last_here(interaction)
-        row, record = game_id
-        self._check_hosted(row)
-        await replies.defer_public(interaction)  # after the checks: a refusal is answered privately
+        row, record = await self._finished(interaction, game_id)
         data = record.to_text().encode()
         await interaction.followup.send(
             f"Record of {get_game(row.game).title} #{row.id}.",
             file=discord.File(io.BytesIO(data), filename=f"{row.game}-{row.id}.txt"),
             allowed_mentions=replies.NO_PINGS,
         )
+
+    async def _finished(
+        self, interaction: discord.Interaction, game_id: tuple[Any, Record] | None
+    ) -> tuple[Any, Record]:
+        """The finished game an export or replay shows (the last one here by default), once the
+        rate limit let the request through; acknowledged publicly only after the checks, so that
+        a refusal is answered privately."""
+        buttons.throttle(interaction, "replay")
+        if game_id is None:
+            game_id = await self._last_here(interaction)
+        self._check_hosted(game_id[0])
+        await replies.defer_public(interaction)
+        return game_id
 
     async def _last_here(self, interaction: discord.Interaction) -> tuple[Any, Record]:
         last = await self.service.storage.last_finished(channel_of(interaction), self.hosted)
@@ -358,16 +369,13 @@ class GameCog(commands.GroupCog):
     @app_commands.command(description="Watch a finished game again: an animated board and a score chart.")
     @app_commands.describe(game_id="The game's number (see /history; default: the last game to end here)")
     async def replay(self, interaction: discord.Interaction, game_id: GameNumber | None = None) -> None:
-        if game_id is None:
-            game_id = await self._last_here(interaction)
-        row, record = game_id
-        self._check_hosted(row)
-        await replies.defer_public(interaction)  # after the checks: a refusal is answered privately
+        row, record = await self._finished(interaction, game_id)
         await self._send_replay(interaction, record, f"Replay of {get_game(row.game).title} #{row.id}")
 
     @app_commands.command(name="import", description="Show a game record file (from export) as a replay.")
     @app_commands.describe(record="A record file made by /export (nothing is stored)")
     async def import_record(self, interaction: discord.Interaction, record: discord.Attachment) -> None:
+        buttons.throttle(interaction, "replay")
         await replies.defer_private(interaction)
         if record.size > MAX_RECORD_BYTES:
             raise errors.SessionError(

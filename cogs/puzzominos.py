@@ -151,6 +151,7 @@ class PuzzOminosCog(
 
     @app_commands.command(description="Solitaire: place one more piece of a solution. Duel: a suggestion.")
     async def hint(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
+        buttons.throttle(interaction, "hint")
         await replies.defer_private(interaction)
         session = await self.ready_table(interaction)
         if session.game.name != SOLO:

@@ -20,6 +20,7 @@ from bot.storage.rows import (
     StaleMove,
     Stats,
     StorageError,
+    unavailable,
 )
 from bot.storage.store import Storage
 
@@ -39,4 +40,5 @@ __all__ = [
     "Stats",
     "Storage",
     "StorageError",
+    "unavailable",
 ]

@@ -215,11 +215,21 @@ class SqliteDatabase(Database):
         """Open (creating if needed) the file at ``path``: WAL, foreign keys, busy timeout."""
         if str(path) != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
-        connection = await aiosqlite.connect(str(path), isolation_level=None)
+        pending = aiosqlite.connect(str(path), isolation_level=None)
+        try:
+            connection = await pending
+        except BaseException:
+            # aiosqlite stops its thread without waiting: wait here, while the loop still runs
+            await asyncio.to_thread(pending._thread.join, 5)
+            raise
         connection.row_factory = sqlite3.Row
         database = cls(connection)
-        for pragma in PRAGMAS:
-            await database._executor.execute(f"PRAGMA {pragma}")
+        try:
+            for pragma in PRAGMAS:
+                await database._executor.execute(f"PRAGMA {pragma}")
+        except BaseException:
+            await connection.close()  # its thread would keep the process alive
+            raise
         return database
 
     @asynccontextmanager

@@ -7,6 +7,7 @@ name (``sqlite3.Row`` and ``asyncpg.Record`` both allow that), so no caller sees
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar, Protocol, TypeVar
@@ -22,6 +23,22 @@ class Row(Protocol):
 
 class StorageError(Exception):
     """A write could not be made (the stored game is unchanged)."""
+
+
+UNAVAILABLE_WORDS = ("readonly", "read-only", "disk is full", "no space left", "disk i/o error")
+UNAVAILABLE_SQLSTATES = frozenset({"53100", "25006"})
+"""PostgreSQL's disk_full and read_only_sql_transaction."""
+
+
+def unavailable(error: BaseException) -> bool:
+    """True when a write failed because the database takes no writes now (a full disk, a
+    read-only file or server), not because of what was written."""
+    if getattr(error, "sqlstate", None) in UNAVAILABLE_SQLSTATES:
+        return True
+    text = str(error).lower()
+    return isinstance(error, sqlite3.DatabaseError | OSError) and any(
+        word in text for word in UNAVAILABLE_WORDS
+    )
 
 
 class ActiveGameExists(StorageError):

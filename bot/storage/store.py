@@ -58,9 +58,19 @@ class Storage:
         """Open the database the setting names (a SQLite file path, created if needed, or a
         ``postgresql://`` URL) and apply the migrations not applied yet."""
         storage = cls(await connect(database, pool_size=pool_size))
-        if migrate:
-            await storage.migrate()
+        try:
+            if migrate:
+                await storage.migrate()
+        except BaseException:
+            await storage.close()  # the connection's thread would keep the process alive
+            raise
         return storage
+
+    async def check_writable(self) -> None:
+        """Raise the database's own error unless it takes writes (a read-only file, directory
+        or server is found at start-up, not at the first move). Changes nothing."""
+        async with self.database.transaction() as tx:
+            await tx.execute("DELETE FROM guild_settings WHERE guild_id IS NULL")
 
     @property
     def dialect(self) -> str:

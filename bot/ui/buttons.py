@@ -12,6 +12,7 @@ import discord
 
 from bot import errors, words
 from bot.sessions import Session, SessionService, Status
+from bot.storage import unavailable
 from bot.ui import files, replies
 from games.errors import GameError
 
@@ -65,7 +66,16 @@ class TableButton(
             await self._run(interaction, bot, session)
         except (errors.SessionError, GameError) as error:
             await replies.send_error(interaction, str(error))
-        except Exception:
+        except Exception as error:
+            if unavailable(error):
+                log.error(
+                    "the %s button of game %s: the database takes no writes: %s",
+                    self.verb,
+                    self.game_id,
+                    error,
+                )
+                await replies.send_error(interaction, replies.STORAGE_DOWN)
+                return
             log.exception("the %s button of game %s failed", self.verb, self.game_id)
             await replies.send_error(interaction, replies.NOTHING_RECORDED)
 
@@ -82,11 +92,26 @@ class TableButton(
                 await service.join(session, user.id, display_name(user))
             else:
                 await service.add_computer(session, user.id)
-            await interaction.response.edit_message(
-                content=words.lobby_message(session),
-                view=lobby_view(session),
-                allowed_mentions=replies.NO_PINGS,
-            )
+            try:
+                await interaction.response.edit_message(
+                    content=words.lobby_message(session),
+                    view=lobby_view(session),
+                    allowed_mentions=replies.NO_PINGS,
+                )
+            except discord.HTTPException:
+                # stored already: say so (never "nothing was recorded") and show it on the lobby
+                log.warning("the %s button of game %s: the lobby edit failed", self.verb, self.game_id)
+                done = "You have a seat" if self.verb is ButtonVerb.JOIN else "A computer player takes a seat"
+                await replies.private(interaction, f"{done} at {words.header(session)}.")
+                await bot.announcer.refresh_lobby(session)
+
+
+def throttle(interaction: discord.Interaction, kind: str) -> None:
+    """Count a request that draws or searches against the user's and the channel's allowance
+    (see :mod:`bot.limits`); raises :class:`bot.limits.TooFast` before any work is done."""
+    limits = getattr(interaction.client, "limits", None)
+    if limits is not None:
+        limits.check(kind, interaction.user.id, interaction.channel_id)
 
 
 def display_name(user: discord.abc.User) -> str:
@@ -113,6 +138,7 @@ def turn_view(session: Session) -> discord.ui.View | None:
 
 async def send_hand(interaction: discord.Interaction, service: SessionService, session: Session) -> None:
     """The user's own tiles, cards or pieces, as text and a picture, only to them."""
+    throttle(interaction, "board")
     await replies.defer_private(interaction)
     await service.ready(session)
     seat = session.seat_of(interaction.user.id)

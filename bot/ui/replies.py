@@ -10,12 +10,17 @@ import discord
 from discord import app_commands
 
 from bot import errors, workers
+from bot.storage import unavailable
 from bot.words import clip
 from games.errors import GameError
 
 log = logging.getLogger(__name__)
 
 NOTHING_RECORDED = "Something went wrong on our side and nothing was recorded. Please try again."
+STORAGE_DOWN = (
+    "⚠️ The bot cannot store anything right now (its database is full or read-only), so nothing was "
+    "recorded. Please tell the bot's owner, and try again later."
+)
 NO_PINGS = discord.AllowedMentions.none()
 """What every message may mention unless it names the users it means to ping."""
 
@@ -74,6 +79,10 @@ async def answer_error(interaction: discord.Interaction, error: Exception) -> No
         await send_error(interaction, "That took too long; nothing was changed. Try again later.")
     elif isinstance(original, app_commands.TransformerError | app_commands.CheckFailure):
         await send_error(interaction, str(original))
+    elif unavailable(original):
+        command = getattr(interaction.command, "qualified_name", "?")
+        log.error("/%s: the database takes no writes: %s", command, original)
+        await send_error(interaction, STORAGE_DOWN)
     else:
         command = getattr(interaction.command, "qualified_name", "?")
         log.error("unexpected error in /%s", command, exc_info=original)

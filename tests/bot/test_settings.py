@@ -5,10 +5,17 @@ from __future__ import annotations
 import pytest
 
 from bot.client import ShardedTilehostBot, TilehostBot, create_bot
-from bot.settings import ConfigError, Settings, load_settings
+from bot.limits import Rate
+from bot.settings import DEFAULT_RATE_CHANNEL, DEFAULT_RATE_USER, ConfigError, Settings, load_settings
 from bot.shards import ShardError, Shards, parse_ids, shard_of
 
-SETTINGS = ("TILEHOST_DB", "TILEHOST_SHARDS", "TILEHOST_SHARD_COUNT")
+SETTINGS = (
+    "TILEHOST_DB",
+    "TILEHOST_SHARDS",
+    "TILEHOST_SHARD_COUNT",
+    "TILEHOST_RATE_USER",
+    "TILEHOST_RATE_CHANNEL",
+)
 
 
 @pytest.fixture
@@ -25,6 +32,19 @@ def test_defaults_are_sqlite_and_automatic_sharding(env: pytest.MonkeyPatch) -> 
     assert settings.autoshard and settings.sharded and settings.shards is None
     assert type(create_bot(settings)) is ShardedTilehostBot
     assert type(create_bot(Settings(token="t"))) is TilehostBot  # as tests build it: unsharded
+
+
+def test_rate_limits(env: pytest.MonkeyPatch) -> None:
+    settings = load_settings(None)
+    assert (settings.rate_user, settings.rate_channel) == (DEFAULT_RATE_USER, DEFAULT_RATE_CHANNEL)
+    assert Settings(token="t").rate_user is None, "a bot built in code (tests) has no limits"
+    env.setenv("TILEHOST_RATE_USER", "3/9")
+    env.setenv("TILEHOST_RATE_CHANNEL", "30/15")
+    settings = load_settings(None)
+    assert (settings.rate_user, settings.rate_channel) == (Rate(3, 9), Rate(30, 15))
+    env.setenv("TILEHOST_RATE_USER", "fast")
+    with pytest.raises(ConfigError, match="TILEHOST_RATE_USER must be REQUESTS/SECONDS, like 12/60"):
+        load_settings(None)
 
 
 def test_postgresql_url(env: pytest.MonkeyPatch) -> None:

@@ -1,0 +1,189 @@
+"""SIGKILL durability of the real bot process (issue 17): nothing acknowledged is ever lost.
+
+Run: ``.venv/bin/python bench/durability.py [--kills 60] [--channels 6] [--db PATH]``.
+
+A child process runs the real bot through SimCord on a SQLite FILE and plays Tri-Ominos in
+``--channels`` channels (two scripted people each, a computer seat at every other table, a
+one-hour turn clock), opening a new game where one ends. Each move the bot acknowledged to its
+player ("✅ Recorded") is appended to an acknowledgement log, flushed to disk, before the next
+command. The parent kills the child with SIGKILL at a random moment, then checks the file:
+``PRAGMA integrity_check`` is ok and every acknowledged move is stored at its ply with its
+notation. The next child restores the games and reports, before playing, which games have a
+deadline stored and which ones its turn clock armed: they must be the same. The short version
+runs in the test suite (``tests/attacks/test_sigkill.py``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import signal
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench import simdrive
+from tests.attacks.support import answered
+
+READY_SECONDS = 120.0
+
+
+@dataclass
+class Outcome:
+    """What the kills found."""
+
+    kills: int = 0
+    acknowledged: int = 0
+    stored: int = 0
+    lost: list[str] = field(default_factory=list)
+    integrity: list[str] = field(default_factory=list)
+    unarmed: list[int] = field(default_factory=list)
+    restarts: list[float] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not (self.lost or self.integrity or self.unarmed)
+
+
+# -- the child: the bot, playing until it is killed ------------------------------------------------
+
+
+async def play_until_killed(db_path: str, acks_path: str, status_path: str, channels: int, seed: int) -> None:
+    started = time.perf_counter()
+    async with simdrive.running(db_path, channels, seed=seed) as world:
+        clocked = [
+            game_id
+            for (game_id,) in sqlite3.connect(db_path).execute(
+                "SELECT id FROM games WHERE status = 'playing' AND deadline IS NOT NULL"
+            )
+        ]
+        armed = sorted(
+            game_id for game_id, (deadline, _) in world.bot.service.clock.pending().items() if deadline
+        )
+        status = {"clocked": clocked, "armed": armed, "seconds": time.perf_counter() - started}
+        write_synced(status_path, json.dumps(status) + "\n", mode="w")
+        for turn in range(1_000_000):
+            table = world.tables[turn % len(world.tables)]
+            if simdrive.session_of(world, table) is None:
+                await simdrive.open_game(world, table, computers=turn % 2, clock_hours=1)
+                continue
+            planned = simdrive.next_move(world, table)
+            if planned is None:
+                continue
+            person, ply, notation = planned
+            result = await simdrive.send_move(table, person, notation)
+            if answered(result).startswith("✅ Recorded"):
+                # on disk before the next command: an acknowledged move is one the player saw
+                write_synced(acks_path, f"{table.game_id} {ply} {notation}\n")
+
+
+def write_synced(path: str, text: str, mode: str = "a") -> None:
+    with open(path, mode, encoding="utf-8") as file:
+        file.write(text)
+        file.flush()
+        os.fsync(file.fileno())
+
+
+# -- the parent: kills and checks ------------------------------------------------------------------
+
+
+def start_child(db_path: str, acks: str, status: str, channels: int, seed: int) -> subprocess.Popen[bytes]:
+    command = [sys.executable, __file__, "--child", "--db", db_path, "--acks", acks, "--status", status]
+    command += ["--channels", str(channels), "--seed", str(seed)]
+    return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def wait_ready(child: subprocess.Popen[bytes], status: str) -> dict[str, list[int]]:
+    deadline = time.monotonic() + READY_SECONDS
+    while time.monotonic() < deadline:
+        if os.path.exists(status) and os.path.getsize(status) > 0:
+            return dict(json.loads(Path(status).read_text()))
+        if child.poll() is not None:
+            raise RuntimeError(f"the bot exited with {child.returncode} before it was ready")
+        time.sleep(0.05)
+    child.kill()
+    raise RuntimeError("the bot was not ready in time")
+
+
+def check_database(db_path: str, acks: str, outcome: Outcome) -> None:
+    with sqlite3.connect(db_path) as db:
+        result = [row[0] for row in db.execute("PRAGMA integrity_check")]
+        if result != ["ok"]:
+            outcome.integrity.append("; ".join(result))
+        stored = {
+            (game, ply): notation
+            for game, ply, notation in db.execute("SELECT game_id, ply, notation FROM moves")
+        }
+    lines = Path(acks).read_text(encoding="utf-8").splitlines() if os.path.exists(acks) else []
+    outcome.acknowledged, outcome.stored = len(lines), len(stored)
+    for line in lines:
+        game, ply, notation = line.split(" ", 2)
+        if stored.get((int(game), int(ply))) != notation:
+            outcome.lost.append(line)
+
+
+def run(
+    kills: int, channels: int, db_path: str, *, low: float = 0.5, high: float = 3.0, seed: int = 1
+) -> Outcome:
+    """Start the bot, kill it at a random moment, check; ``kills`` times, then one last start
+    to check the clocks it re-arms."""
+    chooser = random.Random(seed)
+    outcome = Outcome()
+    work = tempfile.mkdtemp(prefix="tilehost-kill-")
+    acks = os.path.join(work, "acks.log")
+    for round_ in range(kills + 1):
+        status = os.path.join(work, f"status-{round_}.json")
+        child = start_child(db_path, acks, status, channels, seed * 1000 + round_)
+        try:
+            ready = wait_ready(child, status)
+            outcome.restarts.append(float(ready.get("seconds", 0.0)))  # type: ignore[arg-type]
+            missing = sorted(set(ready["clocked"]) - set(ready["armed"]))
+            outcome.unarmed += missing
+            if round_ == kills:
+                break
+            time.sleep(chooser.uniform(low, high))
+        finally:
+            child.send_signal(signal.SIGKILL)
+            child.wait()
+        outcome.kills += 1
+        check_database(db_path, acks, outcome)
+    return outcome
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--kills", type=int, default=60)
+    parser.add_argument("--channels", type=int, default=6)
+    parser.add_argument("--db", default="")
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--acks", default="", help=argparse.SUPPRESS)
+    parser.add_argument("--status", default="", help=argparse.SUPPRESS)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    if args.child:
+        asyncio.run(play_until_killed(args.db, args.acks, args.status, args.channels, args.seed))
+        return 0
+    db_path = args.db or os.path.join(tempfile.mkdtemp(prefix="tilehost-kill-"), "tilehost.db")
+    started = time.perf_counter()
+    outcome = run(args.kills, args.channels, db_path, seed=args.seed)
+    print(
+        f"{outcome.kills} SIGKILLs in {time.perf_counter() - started:.0f} s: {outcome.acknowledged} moves "
+        f"acknowledged, {outcome.stored} stored, {len(outcome.lost)} lost; integrity "
+        f"{'ok' if not outcome.integrity else outcome.integrity}; "
+        f"clocks not re-armed: {outcome.unarmed or 'none'}; "
+        f"start-up {max(outcome.restarts):.2f} s at most"
+    )
+    return 0 if outcome.ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
