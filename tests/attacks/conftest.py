@@ -19,7 +19,7 @@ ALL_GAMES = (
     "cogs.geronimos",
     "cogs.puzzominos",
     "cogs.tileup",
-    "tests.support.tinycog",
+    "tests.support.tiny.cog",
 )
 
 
