@@ -159,14 +159,17 @@ async def test_whole_game_through_slash_commands(world: Any, db_path: str, seed:
     assert rules.embeds and "Leader" in str(rules.embeds[0].to_dict())
     assert private(await bob.slash(thread, "geronimos board")).attachments
 
-    restarted = False
+    restarted = edited_after_restart = False
     for _ in range(MAX_PLIES):
         if game_state(db_path, game_id)[0] != "playing":
             break
-        if await play_step(thread, db_path, game_id, people, watch) and not restarted:
+        running = await play_step(thread, db_path, game_id, people, watch)
+        edited_after_restart = edited_after_restart or (restarted and running)
+        if running and not restarted:
             await env.restart_bot(build_bot(db_path, EXTENSIONS, seed))  # in the middle of a bonus turn
             restarted = True
-    assert restarted and game_state(db_path, game_id)[0] == "finished"
+    assert edited_after_restart, "a bonus step after a restart edited the turn's message from before"
+    assert game_state(db_path, game_id)[0] == "finished"
     watch.finish(game_id)
     stored = [
         n for (n,) in rows(db_path, "SELECT notation FROM moves WHERE game_id = ? ORDER BY ply", game_id)
