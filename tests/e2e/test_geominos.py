@@ -88,11 +88,34 @@ async def take_turn(place: Any, who: Any, *, narrow: bool = False) -> tuple[str,
     return value, await who.slash(place, "geominos play", move=value)
 
 
-async def start_two(channel: Any, alice: Any, bob: Any, **options: Any) -> None:
-    """Alice opens a lobby with ``options``, Bob joins, Alice starts."""
-    await alice.slash(channel, "geominos new", **options)
-    await bob.slash(channel, "geominos join")
-    await alice.slash(channel, "geominos start")
+async def started(world: Any, db_path: str, game: str, **options: Any) -> tuple[int, Any, Watch]:
+    """Alice opens a ``game`` lobby with ``options``, Bob joins and Alice starts: the game's id,
+    its thread, and a :class:`Watch` that has checked the start."""
+    env, channel, people = world
+    await people["alice"].slash(channel, f"{game} new", **options)
+    await people["bob"].slash(channel, f"{game} join")
+    await people["alice"].slash(channel, f"{game} start")
+    game_id = only_game(db_path)
+    watch = Watch(env, channel, db_path)
+    watch.after(game_id)
+    return game_id, room(channel, game_id), watch
+
+
+async def reminded(world: Any, db_path: str, game_id: int, watch: Watch) -> tuple[Any, float]:
+    """Let the clock run to the reminder of the player to act (it pings them alone, in the
+    game's thread): that player, and the time left to the deadline."""
+    env, channel, people = world
+    late = to_act(db_path, game_id, people)
+    start = env.now().timestamp()
+    query = "SELECT deadline, reminder_at FROM games WHERE id = ?"
+    ((deadline, reminder_at),) = rows(db_path, query, game_id)
+    assert start < reminder_at < deadline
+    await env.advance_time(reminder_at - start + 1)
+    watch.after(game_id)
+    reminder = posts(room(channel, game_id))[-1]
+    assert "still your turn" in reminder.content and {u.id for u in reminder.mentions} == {late.id}
+    assert game_state(db_path, game_id)[0] == "playing"
+    return late, deadline - env.now().timestamp()
 
 
 async def test_whole_game_through_slash_commands(world: Any, db_path: str, seed: list[int]) -> None:
@@ -180,11 +203,9 @@ async def test_computer_players_fill_seats(world: Any, db_path: str) -> None:
 
 
 async def test_bad_notation_and_illegal_moves_store_nothing(world: Any, db_path: str) -> None:
-    env, channel, people = world
+    env, _, people = world
     alice, bob, cara = people["alice"], people["bob"], people["cara"]
-    await start_two(channel, alice, bob)
-    game_id = only_game(db_path)
-    thread = room(channel, game_id)
+    game_id, thread, _ = await started(world, db_path, "geominos")
     mover = to_act(db_path, game_id, people)
     waiting = bob if mover is alice else alice
     legal = (await mover.autocomplete(thread, "geominos play", "move", ""))[0]["value"]
@@ -219,11 +240,7 @@ async def test_bad_notation_and_illegal_moves_store_nothing(world: Any, db_path:
 async def test_live_clock_penalty_extra_minute_then_forfeit(world: Any, db_path: str) -> None:
     env, channel, people = world
     alice, bob = people["alice"], people["bob"]
-    await start_two(channel, alice, bob, minutes=1)
-    game_id = only_game(db_path)
-    thread = room(channel, game_id)
-    watch = Watch(env, channel, db_path)
-    watch.after(game_id)
+    game_id, thread, watch = await started(world, db_path, "geominos", minutes=1)
     _, _, seat = game_state(db_path, game_id)
     late = to_act(db_path, game_id, people)
     start = env.now().timestamp()
@@ -237,8 +254,9 @@ async def test_live_clock_penalty_extra_minute_then_forfeit(world: Any, db_path:
     assert [m.id for m in boards(thread)] == [turn.id], "the penalty edits the turn's message"
     message = last_board(thread).content
     assert f"⏰ **{late.name}** ran out of time" in message and "time penalty +5" in message
-    snapshot = rows(db_path, "SELECT snapshot FROM games WHERE id = ?", game_id)[0][0]
-    assert '"scores": [' in snapshot and game_state(db_path, game_id)[2] == seat
+    snapshot = json.loads(rows(db_path, "SELECT snapshot FROM games WHERE id = ?", game_id)[0][0])
+    assert snapshot["scores"][seat] == 5 and snapshot["to_act"] == seat
+    assert f"**{late.name}** 5" in message, "the scores in words count the penalty"
     extra = rows(db_path, "SELECT deadline FROM games WHERE id = ?", game_id)[0][0]
     assert extra == pytest.approx(env.now().timestamp() + 60, abs=2)
     assert f"<t:{int(extra)}:R>" in message and "Time penalty taken" in message
@@ -259,24 +277,12 @@ async def test_live_clock_penalty_extra_minute_then_forfeit(world: Any, db_path:
 
 
 async def test_async_clock_reminds_gives_one_more_period_then_forfeits(world: Any, db_path: str) -> None:
-    env, channel, people = world
-    alice, bob = people["alice"], people["bob"]
-    await start_two(channel, alice, bob, clock="async", hours=2)
-    game_id = only_game(db_path)
-    thread = room(channel, game_id)
-    watch = Watch(env, channel, db_path)
-    watch.after(game_id)
-    late = to_act(db_path, game_id, people)
-    start = env.now().timestamp()
-    ((deadline, reminder_at),) = rows(
-        db_path, "SELECT deadline, reminder_at FROM games WHERE id = ?", game_id
-    )
-    assert deadline == pytest.approx(start + 2 * 3600, abs=2) and start < reminder_at < deadline
-    await env.advance_time(reminder_at - start + 1)
-    watch.after(game_id)
-    reminder = posts(thread)[-1]
-    assert "still your turn" in reminder.content and {u.id for u in reminder.mentions} == {late.id}
-    await env.advance_time(deadline - reminder_at)
+    env, channel, _ = world
+    game_id, thread, watch = await started(world, db_path, "geominos", clock="async", hours=2)
+    deadline = rows(db_path, "SELECT deadline FROM games WHERE id = ?", game_id)[0][0]
+    assert deadline == pytest.approx(env.now().timestamp() + 2 * 3600, abs=2)
+    _, left = await reminded(world, db_path, game_id, watch)
+    await env.advance_time(left)
     watch.after(game_id)
     assert game_state(db_path, game_id)[0] == "playing"
     assert "one more period" in last_board(thread).content

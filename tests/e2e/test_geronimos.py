@@ -32,7 +32,7 @@ from tests.e2e.helpers import (
     to_act,
     turns_played,
 )
-from tests.e2e.test_geominos import last_mover
+from tests.e2e.test_geominos import last_mover, reminded, started
 
 EXTENSIONS = ("cogs.lobby", "cogs.standings", "cogs.geronimos")
 DRAWN_CARD = re.compile(
@@ -159,14 +159,17 @@ async def test_whole_game_through_slash_commands(world: Any, db_path: str, seed:
     assert rules.embeds and "Leader" in str(rules.embeds[0].to_dict())
     assert private(await bob.slash(thread, "geronimos board")).attachments
 
-    restarted = False
+    restarted = edited_after_restart = False
     for _ in range(MAX_PLIES):
         if game_state(db_path, game_id)[0] != "playing":
             break
-        if await play_step(thread, db_path, game_id, people, watch) and not restarted:
+        running = await play_step(thread, db_path, game_id, people, watch)
+        edited_after_restart = edited_after_restart or (restarted and running)
+        if running and not restarted:
             await env.restart_bot(build_bot(db_path, EXTENSIONS, seed))  # in the middle of a bonus turn
             restarted = True
-    assert restarted and game_state(db_path, game_id)[0] == "finished"
+    assert edited_after_restart, "a bonus step after a restart edited the turn's message from before"
+    assert game_state(db_path, game_id)[0] == "finished"
     watch.finish(game_id)
     stored = [
         n for (n,) in rows(db_path, "SELECT notation FROM moves WHERE game_id = ? ORDER BY ply", game_id)
@@ -252,17 +255,10 @@ async def test_bad_notation_and_illegal_moves_store_nothing(
 
 
 async def test_a_drawn_game_is_recorded_as_a_draw(world: Any, db_path: str, seed: list[int]) -> None:
-    env, channel, people = world
-    alice, bob = people["alice"], people["bob"]
+    _, channel, people = world
     options = Options(bag=20, leaders=0, table="rings")
     seed[0] = game_seed(options, drawn=True)
-    await alice.slash(channel, "geronimos new", bag=20, leaders=0, table="rings")
-    await bob.slash(channel, "geronimos join")
-    await alice.slash(channel, "geronimos start")
-    game_id = only_game(db_path)
-    thread = room(channel, game_id)
-    watch = Watch(env, channel, db_path)
-    watch.after(game_id)
+    game_id, thread, watch = await started(world, db_path, "geronimos", bag=20, leaders=0, table="rings")
     for _ in range(MAX_PLIES):
         if game_state(db_path, game_id)[0] != "playing":
             break
@@ -276,29 +272,12 @@ async def test_a_drawn_game_is_recorded_as_a_draw(world: Any, db_path: str, seed
 
 
 async def test_clock_reminds_then_the_late_player_forfeits(world: Any, db_path: str) -> None:
-    env, channel, people = world
-    alice, bob = people["alice"], people["bob"]
-    await alice.slash(channel, "geronimos new", clock_hours=2)
-    assert "2 hours a move" in posts(channel)[0].content
-    await bob.slash(channel, "geronimos join")
-    await alice.slash(channel, "geronimos start")
-    game_id = only_game(db_path)
-    thread = room(channel, game_id)
-    watch = Watch(env, channel, db_path)
-    watch.after(game_id)
-    late = to_act(db_path, game_id, people)
-    start = env.now().timestamp()
-    ((deadline, reminder_at),) = rows(
-        db_path, "SELECT deadline, reminder_at FROM games WHERE id = ?", game_id
-    )
-    assert deadline == pytest.approx(start + 2 * 3600, abs=2)
-    assert reminder_at == pytest.approx(deadline - 1800, abs=2), "the reminder comes before the deadline"
-    await env.advance_time(reminder_at - start + 1)
-    watch.after(game_id)
-    reminder = posts(thread)[-1]
-    assert "still your turn" in reminder.content and {u.id for u in reminder.mentions} == {late.id}
-    assert game_state(db_path, game_id)[0] == "playing"
-    await env.advance_time(deadline - reminder_at)
+    env, channel, _ = world
+    game_id, _, watch = await started(world, db_path, "geronimos", clock_hours=2)
+    deadline = rows(db_path, "SELECT deadline FROM games WHERE id = ?", game_id)[0][0]
+    assert deadline == pytest.approx(env.now().timestamp() + 2 * 3600, abs=2)
+    late, left = await reminded(world, db_path, game_id, watch)
+    await env.advance_time(left)
     assert game_state(db_path, game_id)[0] == "finished"
     watch.after(game_id)
     result = posts(channel)[-1]
