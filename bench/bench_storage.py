@@ -45,14 +45,14 @@ def guild_on(shard: int, shard_count: int, index: int) -> int:
     return (index * shard_count + shard + 1) << 22
 
 
-async def play_game(service: SessionService, session: Session, channel: int, moves: int) -> int:
+async def play_game(service: SessionService, session: Session, moves: int) -> int:
     """Both seats take the first legal move, ``moves`` times or to the end; moves played."""
     played = 0
     while played < moves and session.status == "playing":
         seat = session.seat_to_act()
         assert seat is not None and seat.user_id is not None
         move = session.game.legal_moves(session.state)[0]
-        await service.play(channel, GAME, seat.user_id, session.game.format_move(session.state, move))
+        await service.play(session, seat.user_id, session.game.format_move(session.state, move))
         played += 1
     return played
 
@@ -83,21 +83,21 @@ async def worker_run(
         session = await service.create(
             GAME, guild_id=guild, channel_id=guild + 1, user_id=PLAYERS[0], name="ann"
         )
-        await service.join(guild + 1, GAME, PLAYERS[1], "ben")
-        await service.start(guild + 1, GAME, PLAYERS[0])
-        tables.append((session, guild + 1))
+        await service.join(session, PLAYERS[1], "ben")
+        await service.start(session, PLAYERS[0])
+        tables.append(session)
     gate = asyncio.Semaphore(concurrent)
 
-    async def one_game(session: Session, channel: int) -> int:
+    async def one_game(session: Session) -> int:
         async with gate:
-            return await play_game(service, session, channel, moves)
+            return await play_game(service, session, moves)
 
     start = time.perf_counter()
-    played = await asyncio.gather(*(one_game(s, channel) for s, channel in tables))
+    played = await asyncio.gather(*(one_game(session) for session in tables))
     seconds = time.perf_counter() - start
-    for session, channel in tables:
+    for session in tables:
         if session.status == "playing":  # frees the channel for the next run on the same database
-            await service.abort(channel, GAME, PLAYERS[0])
+            await service.abort(session, PLAYERS[0])
     await service.close()
     await storage.close()
     return {"moves": sum(played), "seconds": seconds, "commits": commits}
