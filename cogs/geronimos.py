@@ -26,12 +26,14 @@ class GeronimosCog(GameCog, group_name=GAME, group_description="Geronimos: surro
         bag=option_help(GAME, "bag"),
         leaders=option_help(GAME, "leaders"),
         table=option_help(GAME, "table"),
+        bonus=option_help(GAME, "bonus"),
         clock_hours=CLOCK_HELP,
     )
     @app_commands.choices(
         bag=option_choices(GAME, "bag"),
         leaders=option_choices(GAME, "leaders"),
         table=option_choices(GAME, "table"),
+        bonus=option_choices(GAME, "bonus"),
     )
     async def new(
         self,
@@ -39,9 +41,11 @@ class GeronimosCog(GameCog, group_name=GAME, group_description="Geronimos: surro
         bag: int | None = None,
         leaders: int | None = None,
         table: str | None = None,
+        bonus: str | None = None,
         clock_hours: app_commands.Range[int, 0, 168] | None = None,
     ) -> None:
-        await self.open_lobby(interaction, {"bag": bag, "leaders": leaders, "table": table}, clock_hours)
+        options = {"bag": bag, "leaders": leaders, "table": table, "bonus": bonus}
+        await self.open_lobby(interaction, options, clock_hours)
 
     @app_commands.command(description="Discard your drawn card (only when it fits nowhere on the table).")
     async def discard(self, interaction: discord.Interaction) -> None:

@@ -192,9 +192,10 @@ async def test_whole_game_through_slash_commands(world: Any, db_path: str, seed:
 async def test_game_against_a_computer(world: Any, db_path: str) -> None:
     env, channel, people = world
     alice = people["alice"]
-    await alice.slash(channel, "geronimos new", bag=20, leaders=4, table="open")
+    await alice.slash(channel, "geronimos new", bag=20, leaders=4, table="open", bonus="compulsory")
     await alice.slash(channel, "geronimos computer")
     assert "(computer, normal)" in posts(channel)[0].content
+    assert "compulsory" in posts(channel)[0].content, "the lobby states the bonus rule chosen"
     await alice.slash(channel, "geronimos start")
     game_id = only_game(db_path)
     thread = room(channel, game_id)
