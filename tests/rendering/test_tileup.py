@@ -178,6 +178,6 @@ def test_height_tag_leaves_the_number_clear() -> None:
 
 def test_score_strip_shows_each_players_colour(finished_game: list[TileUpState]) -> None:
     image = render_board(GAME.view(finished_game[-1], None), PLAYERS)
-    colours = set(image.getdata())
+    colours = {colour for _, colour in image.getcolors(image.width * image.height) or ()}
     for seat in range(len(PLAYERS)):
         assert THEME.player(seat) in colours
