@@ -73,7 +73,7 @@ class Geronimos(Game[State, Move]):
     phrases: ClassVar[Mapping[str, str]] = PHRASES
     search_profile: ClassVar[SearchProfile] = SearchProfile(
         horizon=8,
-        scale=20.0,
+        scale=60.0,
         playout=lambda game, state, rng: heuristic.playout_move(state, rng, game.legal_moves(state)),
     )
 
