@@ -18,6 +18,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+
 from bench.timing import greedy_states, median_ms, timed
 from games import registry
 from games.puzzominos.targets import get_target

@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
-import importlib.util
+import asyncio
 import logging
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import discord
+from discord import app_commands
 from discord.ext import commands
 
+from bot import workers
 from bot.sessions import SessionService
 from bot.settings import Settings
 from bot.storage import Storage
-from bot.ui import TableButton, TablePoster
+from bot.ui import replies
+from bot.ui.buttons import TableButton
+from bot.ui.table import TableAnnouncer
 
 log = logging.getLogger(__name__)
 
@@ -22,16 +26,21 @@ BASE_EXTENSIONS = ("cogs.lobby", "cogs.standings")
 
 
 def default_extensions() -> tuple[str, ...]:
-    """The lobby cog and every game cog that exists."""
-    games = tuple(
-        f"cogs.{name}" for name in GAME_COGS if importlib.util.find_spec(f"cogs.{name}") is not None
-    )
-    return BASE_EXTENSIONS + games
+    """The lobby and standings cogs and every game's cog (a missing one is an error when the
+    bot loads it, never a silent skip)."""
+    return BASE_EXTENSIONS + tuple(f"cogs.{name}" for name in GAME_COGS)
 
 
 def virtual_now() -> float:
     """Now as unix seconds, from discord.py's clock (which tests can move)."""
     return discord.utils.utcnow().timestamp()
+
+
+class TilehostTree(app_commands.CommandTree["TilehostBot"]):
+    """The command tree: every refused or failed command is answered in one place."""
+
+    async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+        await replies.answer_error(interaction, error)
 
 
 class TilehostBot(commands.Bot):
@@ -49,6 +58,8 @@ class TilehostBot(commands.Bot):
             command_prefix=commands.when_mentioned,
             intents=intents,
             help_command=None,
+            tree_cls=TilehostTree,
+            allowed_mentions=discord.AllowedMentions.none(),
             **shard_options(settings),
         )
         self.settings = settings
@@ -56,7 +67,7 @@ class TilehostBot(commands.Bot):
         self._seed_source = seed_source
         self.storage: Storage
         self.service: SessionService
-        self.poster = TablePoster(self)
+        self.announcer = TableAnnouncer(self)
         self._restored = False
 
     @property
@@ -75,6 +86,7 @@ class TilehostBot(commands.Bot):
         return names
 
     async def setup_hook(self) -> None:
+        await asyncio.to_thread(workers.warm)
         self.storage = await Storage.open(self.settings.db_path)
         self.service = SessionService(
             self.storage,
@@ -82,8 +94,9 @@ class TilehostBot(commands.Bot):
             default_turn_seconds=self.settings.turn_seconds,
             seed_source=self._seed_source,
             shards=self.settings.shards,
+            computer_budget=self.settings.computer_budget,
         )
-        self.service.subscribe(self.poster.on_update)
+        self.service.subscribe(self.announcer.on_update)
         for name in self.extension_names:
             await self.load_extension(name)
         self.add_dynamic_items(TableButton)
@@ -107,6 +120,7 @@ class TilehostBot(commands.Bot):
         service = getattr(self, "service", None)
         if service is not None:
             await service.close()
+        await self.announcer.close()
         storage = getattr(self, "storage", None)
         if storage is not None:
             await storage.close()

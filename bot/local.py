@@ -19,8 +19,9 @@ on demand, and it refuses overlapping operations. These seams, on SimCord intern
 - every tab (``Preview._publish``, ``_initial_target``, ``_pages``): refreshed when the bot did
   something on its own, and pointed at its newest message so that it scrolls there.
 
-SimCord's page shows one channel per session and allows one session per simulated Discord, so
-every game is played in ``#games`` (a channel holds one game of each kind at a time).
+SimCord's page shows one channel per session (no threads) and allows one session per simulated
+Discord, so the local server turns games in threads off: every game is played in ``#games`` (a
+channel holds one game of each kind at a time).
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+from bot import workers
 from bot.client import TilehostBot, create_bot
 from bot.settings import ConfigError, Settings, load_settings
 
@@ -361,6 +363,8 @@ async def open_table(
     clock.catch_up()  # before the bot starts, so every timer it sets is on the wall clock
     await env.start()
     try:
+        # The page shows one channel, not threads: games play in #games itself.
+        await bot.storage.set_threads(SERVER_ID, False)
         preview = env.preview(
             world.channel, viewers=list(world.players), layout="channel", width=1280, height=900, port=port
         )
@@ -450,6 +454,7 @@ def run(settings: Settings) -> int:
         print(f"Tilehost cannot start: {error}", file=sys.stderr)
         return 2
     settings = local_settings(settings)
+    workers.warm()  # before SimCord's clock runs (see workers.warm)
     log.info("local mode: simulated Discord in a browser page, database %s", settings.db_path)
 
     async def main() -> None:

@@ -1,8 +1,12 @@
 """The session service: lobbies, moves, clocks, computer players, results. No discord here.
 
-A session is one game in one channel. Every change is made under the game's lock and written
-to storage in one transaction before anything is returned (and so before anything is replied):
-nothing a player did is ever lost, and an error leaves the stored game as it was.
+A session is one game at one table (a channel, or the game's own thread). Every change is made
+under the game's lock and written to storage in one transaction before anything is returned or
+announced: nothing a player did is ever lost, and an error leaves the stored game as it was.
+
+After every committed change the service itself carries the game on, whatever Discord does with
+the replies: it plays forced turns (a move the rules leave no choice about), lets computer seats
+move, arms the turn clock, and publishes one :class:`Update` for the Discord layer to announce.
 """
 
 from __future__ import annotations
@@ -11,11 +15,12 @@ import asyncio
 import logging
 import random
 import secrets
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
+from enum import StrEnum
 from typing import Any
 
-from bot import errors
+from bot import errors, workers
 from bot.clock import TurnClock, reminder_time
 from bot.ratings import rating_update
 from bot.shards import Shards
@@ -32,14 +37,34 @@ from bot.storage import (
 from games import ai, records, registry
 from games.core import Event, Game, Outcome
 from games.errors import GameError
-from games.records import RESIGN, TIMEOUT, Record
+from games.records import RESIGN, TIMEOUT, Record, RecordedMove
 
 log = logging.getLogger(__name__)
 
 COMPUTER_NAMES = ("Ada", "Babbage", "Hopper", "Turing", "Lovelace", "Knuth")
 MAX_COMPUTER_PLIES = 2_000
-"""A safety bound on consecutive computer moves in one go."""
+"""A safety bound on consecutive computer or forced moves in one go."""
 SUGGESTION_LIMIT = 25
+CLOCK_RETRY_SECONDS = (1, 5, 30, 120, 600)
+"""How long to wait before trying again a clock's write that failed (the last one repeats)."""
+
+
+class Status(StrEnum):
+    """Where a game stands."""
+
+    LOBBY = "lobby"
+    PLAYING = "playing"
+    FINISHED = "finished"
+    ABORTED = "aborted"
+
+
+class UpdateKind(StrEnum):
+    """What an :class:`Update` announces."""
+
+    STARTED = "started"
+    MOVES = "moves"
+    REMINDER = "reminder"
+    ABORTED = "aborted"
 
 
 @dataclass
@@ -50,13 +75,17 @@ class Session:
     game: Game[Any, Any]
     seats: list[SeatRow]
     state: Any = None
-    record: Record | None = None
+    header: Record | None = None
+    """The record's header (game, options, players, seed); the moves are :attr:`lines`."""
+    lines: list[RecordedMove] = field(default_factory=list)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    last_events: tuple[Event, ...] = ()
-    last_move: str | None = None
     deadline: float | None = None
     reminder_at: float | None = None
-    _ranked: tuple[int, list[tuple[str, str]]] | None = None
+    waiting: int = 0
+    """How many actions are queued for the lock (for the "busy" answer)."""
+    _suggested: tuple[Any, int, list[tuple[str, str]]] | None = None
+    _hinted: tuple[Any, ai.Decision] | None = None
+    """The last hint, with the state it was made for (autocomplete leads with it)."""
 
     @property
     def id(self) -> int:
@@ -64,14 +93,27 @@ class Session:
         return self.row.id
 
     @property
-    def status(self) -> str:
-        """``lobby``, ``playing``, ``finished`` or ``aborted``."""
-        return self.row.status
+    def status(self) -> Status:
+        """Lobby, playing, finished or aborted."""
+        return Status(self.row.status)
+
+    @property
+    def is_over(self) -> bool:
+        """True once the game has finished (not aborted)."""
+        return self.status is Status.FINISHED
+
+    loading: asyncio.Task[None] | None = None
+    """While a restored game is replayed in the background."""
 
     @property
     def ply(self) -> int:
         """How many record lines have been played."""
-        return len(self.record.moves) if self.record else 0
+        return len(self.lines)
+
+    @property
+    def record(self) -> Record | None:
+        """The whole record (header and moves), or None before the start."""
+        return self.header.with_moves(self.lines) if self.header is not None else None
 
     @property
     def names(self) -> list[str]:
@@ -79,9 +121,27 @@ class Session:
         return [seat.name for seat in self.seats]
 
     @property
+    def picture_names(self) -> list[str]:
+        """Names for pictures: computers with their level (``Ada (hard)``)."""
+        return [
+            f"{seat.name} ({ai.level_of(seat.ai_level)})" if seat.is_computer else seat.name
+            for seat in self.seats
+        ]
+
+    @property
+    def humans(self) -> list[int]:
+        """The user ids of the people seated, in seat order."""
+        return [seat.user_id for seat in self.seats if seat.user_id is not None]
+
+    @property
     def options(self) -> Any:
         """The game's options object."""
         return self.game.Options.from_dict(self.row.options)
+
+    @property
+    def room_id(self) -> int:
+        """Where the game's boards go: its thread, or its channel."""
+        return self.row.thread_id or self.row.channel_id
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat of ``user_id``, or None."""
@@ -92,7 +152,7 @@ class Session:
 
     def to_act(self) -> int | None:
         """The seat to act, or None (lobby or game over)."""
-        if self.state is None or self.status != "playing":
+        if self.state is None or self.status is not Status.PLAYING:
             return None
         return self.game.to_act(self.state)
 
@@ -115,31 +175,53 @@ class Session:
 
 
 @dataclass(frozen=True)
-class Update:
-    """What happened at a table, for the Discord layer to show.
+class Step:
+    """One stored record line: who, the line, what it caused, and how it came about."""
 
-    ``kind``: ``started``, ``move``, ``timeout``, ``resign``, ``aborted`` or ``reminder``.
-    ``lines`` are the record lines played (notation), ``events`` what they caused.
+    seat: int
+    line: str
+    events: tuple[Event, ...] = ()
+    forced: bool = False
+    """Played by the session because the rules left no choice."""
+    by_computer: bool = False
+    new_turn: bool = False
+    """True when this line began a new turn of its seat (not the continuation of one)."""
+
+
+@dataclass(frozen=True)
+class Update:
+    """What happened at a table, for the Discord layer to announce.
+
+    ``steps`` are the record lines stored (in order); ``turn_passed`` is True when, after them,
+    a new turn began (the next board gets its own message and pings its player) rather than
+    the running turn going on (its message is edited).
     """
 
     session: Session
-    kind: str
-    seat: int | None = None
-    lines: tuple[str, ...] = ()
-    events: tuple[Event, ...] = ()
-    by_computer: bool = False
+    kind: UpdateKind
+    steps: tuple[Step, ...] = ()
+    turn_passed: bool = False
+    user_id: int | None = None
+    """Who asked for it (None for computers and the clock)."""
 
     @property
     def finished(self) -> bool:
         """True when this update ended the game."""
-        return self.session.status == "finished"
+        return self.session.is_over
+
+    @property
+    def seat(self) -> int | None:
+        """The seat of the first step (the mover)."""
+        return self.steps[0].seat if self.steps else None
 
 
 Listener = Callable[[Update], Awaitable[None]]
+Chooser = Callable[[Session], Awaitable[Any]]
+"""Picks a computer seat's move for a session's current state (off the event loop)."""
 
 
 class SessionService:
-    """Runs every table. ``now`` and ``seed_source`` are injectable for tests."""
+    """Runs every table. ``now``, ``sleep`` and ``seed_source`` are injectable for tests."""
 
     def __init__(
         self,
@@ -149,7 +231,9 @@ class SessionService:
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
         default_turn_seconds: int = 24 * 3600,
         seed_source: Callable[[], int] | None = None,
+        chooser: Chooser | None = None,
         shards: Shards | None = None,
+        computer_budget: ai.Budget | None = None,
     ) -> None:
         self.storage = storage
         self.shards = shards
@@ -157,15 +241,20 @@ class SessionService:
         self.now = now
         self.default_turn_seconds = default_turn_seconds
         self._seed_source = seed_source or (lambda: secrets.randbits(62))
+        self.computer_budget = computer_budget or ai.Budget()
+        """What a ``hard`` computer (and a hint) may spend on one decision."""
+        self._chooser = chooser or self._computer_choice
+        self._sleep = sleep
         self._sessions: dict[int, Session] = {}
         self._listeners: list[Listener] = []
         self._computer_tasks: dict[int, asyncio.Task[None]] = {}
+        self._retries: set[asyncio.Task[None]] = set()
         self.clock = TurnClock(self._alarm, now=now, sleep=sleep)
 
     # -- listeners -----------------------------------------------------------------------
 
     def subscribe(self, listener: Listener) -> None:
-        """Call ``listener`` with every update made in the background (computers, clock)."""
+        """Call ``listener`` with every update (commands, computers, the clock alike)."""
         self._listeners.append(listener)
 
     async def _publish(self, update: Update) -> None:
@@ -185,30 +274,52 @@ class SessionService:
         """Every live (lobby or playing) session."""
         return list(self._sessions.values())
 
-    def in_channel(self, channel_id: int, game: str | None = None) -> list[Session]:
-        """The live sessions of a channel (of one game, or all)."""
+    def in_channel(self, channel_id: int, games: Sequence[str] | None = None) -> list[Session]:
+        """The live sessions of a channel or thread (of some games, or all)."""
         return [
             session
             for session in self._sessions.values()
-            if session.row.channel_id == channel_id and (game is None or session.game.name == game)
+            if channel_id in (session.row.channel_id, session.row.thread_id)
+            and (games is None or session.game.name in games)
         ]
 
-    def find(self, channel_id: int, game: str, user_id: int | None = None) -> Session:
-        """The live session of ``game`` in the channel; raises :class:`NoGameHere`.
-
-        For games where every player has a table of their own, ``user_id`` picks that
-        player's table (without it, the first one)."""
-        kind = registry.get(game)
-        found = self.in_channel(channel_id, kind.name)
-        if kind.table_per_player and user_id is not None:
-            found = [session for session in found if session.seat_of(user_id) is not None]
-            if not found:
-                raise errors.NoGameHere(f"You have no {kind.title} game in this channel.")
-        if not found:
+    def table(self, channel_id: int, games: Sequence[str], user_id: int) -> Session:
+        """The session a command in ``channel_id`` means: the game of this thread; else the
+        user's own game from this channel; else the only game here. Raises :class:`NoGameHere`
+        (or asks for the thread when the user plays several games from this channel)."""
+        kind = registry.get(games[0])
+        here = self.in_channel(channel_id, games)
+        threaded = [s for s in here if s.row.thread_id == channel_id]
+        if threaded:
+            return threaded[0]
+        mine = [s for s in here if s.seat_of(user_id) is not None]
+        if len(mine) == 1:
+            return mine[0]
+        if len(mine) > 1:
             raise errors.NoGameHere(
-                f"There is no {kind.title} game in this channel. Start one with `/{kind.name} new`."
+                f"You play in {len(mine)} {kind.title} games from this channel: use the command in the "
+                "game's thread."
             )
-        return found[0]
+        if kind.table_per_player:
+            raise errors.NoGameHere(
+                f"You have no {kind.title} game in this channel. Start one with `/{kind.name} new`."
+            )
+        open_tables = [s for s in here if s.row.thread_id is None]
+        if len(open_tables) == 1:
+            return open_tables[0]
+        if len(here) == 1:
+            return here[0]
+        if not here:
+            raise errors.NoGameHere(f"There is no {kind.title} game here. Start one with `/{kind.name} new`.")
+        raise errors.NoGameHere(f"Several {kind.title} games run from this channel: use the game's thread.")
+
+    def lobby_in(self, channel_id: int, game: str) -> Session:
+        """The open lobby of ``game`` in this channel (or its thread)."""
+        kind = registry.get(game)
+        for session in self.in_channel(channel_id, (kind.name,)):
+            if session.status is Status.LOBBY:
+                return session
+        raise errors.NoGameHere(f"There is no {kind.title} lobby here. Open one with `/{kind.name} new`.")
 
     # -- lobby ---------------------------------------------------------------------------
 
@@ -227,17 +338,7 @@ class SessionService:
         """Open a lobby with the host in seat 0; options are validated first."""
         game = registry.get(game_name)
         parsed = game.Options.from_dict(options or {})
-        table_key = user_id if game.table_per_player else 0
-        tables = [s for s in self.in_channel(channel_id, game.name) if game.table_per_player]
-        if any(s.row.host_id == user_id for s in tables):
-            raise errors.GameExists(
-                f"You already have a {game.title} game in this channel; finish it (or give it up) first."
-            )
-        if not game.table_per_player and self.in_channel(channel_id, game.name):
-            raise errors.GameExists(
-                f"This channel already has a {game.title} game. Finish it, or ask the host to "
-                f"`/{game.name} abort` it, before opening another."
-            )
+        self._check_free_table(game, channel_id, user_id)
         seconds = self.default_turn_seconds if turn_seconds is None else turn_seconds
         host = SeatRow(0, user_id, name)
         try:
@@ -251,34 +352,83 @@ class SessionService:
                 deal=None,
                 turn_seconds=seconds,
                 now=self.now(),
-                table_key=table_key,
+                table_key=user_id if game.table_per_player else 0,
                 variant=game.variant(parsed),
             )
         except ActiveGameExists:
-            raise errors.GameExists(f"This channel already has a {game.title} game.") from None
+            raise errors.GameExists(f"This channel already has an open {game.title} table.") from None
         row = await self.storage.game(game_id)
         assert row is not None
         session = Session(row, game, [host])
         self._sessions[game_id] = session
         return session
 
-    def _lobby(self, channel_id: int, game: str, user_id: int | None = None) -> Session:
-        session = self.find(channel_id, game, user_id)
-        if session.status != "lobby":
-            raise errors.AlreadyStarted(f"The {session.game.title} game here has already started.")
-        return session
+    def _check_free_table(self, game: Game[Any, Any], channel_id: int, user_id: int) -> None:
+        # the games at this table: those of the channel that have no thread of their own, or
+        # the game whose thread this is
+        here = [s for s in self.in_channel(channel_id, (game.name,)) if s.row.thread_id in (None, channel_id)]
+        if game.table_per_player:
+            if any(s.row.host_id == user_id for s in here):
+                raise errors.GameExists(
+                    f"You already have a {game.title} game in this channel; finish it (or give it up) first."
+                )
+            return
+        if any(s.status is Status.LOBBY for s in here):
+            raise errors.GameExists(
+                f"This channel already has an open {game.title} lobby: `/{game.name} join` it, or ask its "
+                f"host to start or `/{game.name} abort` it."
+            )
+        if here:
+            raise errors.GameExists(
+                f"A {game.title} game is being played in this channel. Finish it, or ask the host to "
+                f"`/{game.name} abort` it, before opening another."
+            )
 
-    async def join(self, channel_id: int, game: str, user_id: int, name: str) -> Session:
+    async def join(self, session: Session, user_id: int, name: str) -> Session:
         """Take the next free seat in the lobby."""
-        session = self._lobby(channel_id, game)
         async with session.lock:
+            self._require_lobby(session)
             if session.seat_of(user_id) is not None:
                 raise errors.AlreadySeated("You already have a seat at this table.")
             self._check_room(session)
             seat = SeatRow(len(session.seats), user_id, name)
             await self.storage.add_seat(session.id, seat)
-            session.seats.append(seat)
+            session.seats = [*session.seats, seat]
         return session
+
+    async def add_computer(self, session: Session, user_id: int, level: str = "normal") -> Session:
+        """The host fills the next free seat with a computer player."""
+        async with session.lock:
+            self._require_lobby(session)
+            self._require_host(session, user_id)
+            self._check_room(session)
+            taken = {seat.name for seat in session.seats}
+            name = next((n for n in COMPUTER_NAMES if n not in taken), "Computer")
+            seat = SeatRow(len(session.seats), None, name, level)
+            await self.storage.add_seat(session.id, seat)
+            session.seats = [*session.seats, seat]
+        return session
+
+    async def leave(self, session: Session, user_id: int) -> Update | None:
+        """Leave a lobby; when the host leaves, the lobby closes (the update says so)."""
+        async with session.lock:
+            self._require_lobby(session)
+            if session.seat_of(user_id) is None:
+                raise errors.NotSeated("You have no seat at this table.")
+            if user_id == session.row.host_id:
+                return await self._abort_locked(session, user_id)
+            remaining = [seat for seat in session.seats if seat.user_id != user_id]
+            renumbered = [SeatRow(i, s.user_id, s.name, s.ai_level) for i, s in enumerate(remaining)]
+            await self.storage.replace_seats(session.id, renumbered)
+            session.seats = renumbered
+        return None
+
+    def _require_lobby(self, session: Session) -> None:
+        if session.status is Status.LOBBY:
+            return
+        if session.status is Status.PLAYING:
+            raise errors.AlreadyStarted(f"{session.game.title} #{session.id} has already started.")
+        raise errors.GameOver(f"{session.game.title} #{session.id} is over.")
 
     def _check_room(self, session: Session) -> None:
         if len(session.seats) >= session.game.max_players:
@@ -287,82 +437,62 @@ class SessionService:
                 f"{session.game.title})."
             )
 
-    async def add_computer(self, channel_id: int, game: str, user_id: int, level: str = "greedy") -> Session:
-        """The host fills the next free seat with a computer player."""
-        session = self._lobby(channel_id, game)
-        async with session.lock:
-            self._require_host(session, user_id)
-            self._check_room(session)
-            taken = {seat.name for seat in session.seats}
-            name = next(
-                (f"{n} (computer)" for n in COMPUTER_NAMES if f"{n} (computer)" not in taken), "Computer"
-            )
-            seat = SeatRow(len(session.seats), None, name, level)
-            await self.storage.add_seat(session.id, seat)
-            session.seats.append(seat)
-        return session
-
-    async def leave(self, channel_id: int, game: str, user_id: int) -> Session:
-        """Leave a lobby; when the host leaves, the lobby closes."""
-        session = self._lobby(channel_id, game, user_id)
-        async with session.lock:
-            if session.seat_of(user_id) is None:
-                raise errors.NotSeated("You have no seat at this table.")
-            if user_id == session.row.host_id:
-                await self._abort_locked(session)
-                return session
-            remaining = [seat for seat in session.seats if seat.user_id != user_id]
-            renumbered = [SeatRow(i, s.user_id, s.name, s.ai_level) for i, s in enumerate(remaining)]
-            await self.storage.replace_seats(session.id, renumbered)
-            session.seats = renumbered
-        return session
-
     def _require_host(self, session: Session, user_id: int, moderator: bool = False) -> None:
         if user_id != session.row.host_id and not moderator:
             raise errors.NotHost("Only the host who opened this game can do that.")
 
-    async def start(self, channel_id: int, game: str, user_id: int) -> Session:
-        """The host starts the game: the seat order is drawn by the game's seed."""
-        session = self._lobby(channel_id, game, user_id)
+    async def start(self, session: Session, user_id: int) -> Update:
+        """The host starts the game with the seats taken now; the order is drawn by the seed."""
         async with session.lock:
+            self._require_lobby(session)
             self._require_host(session, user_id)
-            count = len(session.seats)
+            seats = tuple(session.seats)  # the seats this start starts with, whatever races it
+            count = len(seats)
             if count < session.game.min_players:
                 missing = session.game.min_players - count
                 raise errors.NotStarted(
                     f"{session.game.title} needs at least {session.game.min_players} players; "
-                    f"{missing} more must `/{session.game.name} join` (or add a computer player)."
+                    f"{missing} more must `/{session.game.name} join` (or the host adds a computer player)."
                 )
-            order = list(session.seats)
+            order = list(seats)
             random.Random(session.row.seed).shuffle(order)
-            seats = [SeatRow(i, s.user_id, s.name, s.ai_level) for i, s in enumerate(order)]
-            record = records.new_record(
-                session.game, [s.name for s in seats], session.row.options, session.row.seed
+            seated = [SeatRow(i, s.user_id, s.name, s.ai_level) for i, s in enumerate(order)]
+            header = records.new_record(
+                session.game,
+                [s.name for s in seated],
+                session.row.options,
+                session.row.seed,
+                session.row.deal,
             )
-            _, state = records.start(record)
-            lobby = (session.seats, session.row)
-            session.seats, session.state, session.record = seats, state, record
-            session.row = replace(session.row, status="playing")
-            clock = self._next_clock(session, same_turn=False, force=True)
+            _, state = records.start(header)
+            playing = replace(session.row, status=Status.PLAYING.value)
+            probe = Session(playing, session.game, seated, state, header)
+            clock = self._next_clock(probe, same_turn=False, force=True)
+            snapshot = _snapshot(probe)
             try:
-                await self.storage.start_game(session.id, seats, self._snapshot(session), clock, self.now())
-            except BaseException:
-                session.seats, session.row = lobby
-                session.state = session.record = None
-                raise
+                await self.storage.start_game(session.id, seated, snapshot, clock, self.now())
+            except StaleMove:
+                raise errors.AlreadyStarted(
+                    f"{session.game.title} #{session.id} has already started."
+                ) from None
+            session.seats, session.state, session.header, session.row = seated, state, header, playing
             self._set_clock(session, clock)
-        return session
+            steps = await self._play_forced(session)
+            update = Update(session, UpdateKind.STARTED, steps, turn_passed=True, user_id=user_id)
+        await self._publish(update)
+        self._carry_on(session)
+        return update
 
     # -- play ----------------------------------------------------------------------------
 
-    def _playing(self, session: Session) -> None:
-        if session.status == "lobby":
+    def _require_playing(self, session: Session) -> None:
+        if session.status is Status.LOBBY:
             raise errors.NotStarted(
-                f"The {session.game.title} game here has not started yet: the host uses "
+                f"{session.game.title} #{session.id} has not started yet: the host uses "
                 f"`/{session.game.name} start`."
             )
-        if session.status != "playing":
-            raise errors.GameOver("That game is over.")
+        if session.status is not Status.PLAYING:
+            raise errors.GameOver(f"{session.game.title} #{session.id} is over.")
 
     def _seat_for(self, session: Session, user_id: int) -> int:
         seat = session.seat_of(user_id)
@@ -374,53 +504,88 @@ class SessionService:
         return seat
 
     async def play(
-        self, channel_id: int, game: str, user_id: int, text: str, expected_ply: int | None = None
+        self, session: Session, user_id: int, text: str, expected_ply: int | None = None
     ) -> Update:
-        """Make a move for the user's seat; stored before this returns."""
-        session = self.find(channel_id, game, user_id)
-        async with session.lock:
-            self._playing(session)
+        """Make a move for the user's seat; stored (with any forced turns after it) before this
+        returns, then announced."""
+        await self.ready(session)
+        async with self._locked(session):
+            self._require_playing(session)
             seat = self._seat_for(session, user_id)
             if expected_ply is not None and expected_ply != session.ply:
                 raise errors.StaleAction("The game has moved on since then; look at the latest board.")
             to_act = session.to_act()
             if to_act != seat:
-                name = session.seats[to_act].name if to_act is not None else "nobody"
-                raise errors.NotYourTurn(f"It is not your turn: {name} is to play.")
+                who = session.seats[to_act].name if to_act is not None else "nobody"
+                raise errors.NotYourTurn(f"It is not your turn: {who} is to play.")
             move = session.game.parse_move(session.state, text)
-            notation = session.game.format_move(session.state, move)
-            state, events = session.game.apply(session.state, move)
-            await self._commit(session, seat, notation, user_id, state, events)
-            return Update(session, "move", seat, (notation,), events)
+            step = await self._commit_move(session, seat, move, user_id)
+            steps = (step, *await self._play_forced(session))
+            update = self._moves_update(session, steps, user_id)
+        await self._publish(update)
+        self._carry_on(session)
+        return update
 
-    async def resign(self, channel_id: int, game: str, user_id: int) -> Update:
+    async def resign(self, session: Session, user_id: int) -> Update:
         """The user's seat resigns (in or out of turn)."""
-        session = self.find(channel_id, game, user_id)
-        async with session.lock:
-            self._playing(session)
+        await self.ready(session)
+        async with self._locked(session):
+            self._require_playing(session)
             seat = self._seat_for(session, user_id)
+            before = session.to_act()
             state, events = session.game.resign(session.state, seat)
-            await self._commit(session, seat, RESIGN, user_id, state, events)
-            return Update(session, "resign", seat, (RESIGN,), events)
+            step = await self._commit(session, seat, RESIGN, user_id, state, events)
+            steps = (step, *await self._play_forced(session))
+            update = self._moves_update(session, steps, user_id, before=before)
+        await self._publish(update)
+        self._carry_on(session)
+        return update
 
-    async def abort(self, channel_id: int, game: str, user_id: int, *, moderator: bool = False) -> Session:
-        """The host (or a moderator) aborts a lobby or game: no result is recorded."""
-        try:
-            session = self.find(channel_id, game, user_id)
-        except errors.NoGameHere:
-            if not moderator:
-                raise
-            session = self.find(channel_id, game)
+    async def abort(self, session: Session, user_id: int, *, moderator: bool = False) -> Update:
+        """The host (or a moderator) calls off a lobby or game: no result is recorded."""
         async with session.lock:
+            if session.status not in (Status.LOBBY, Status.PLAYING):
+                raise errors.GameOver(f"{session.game.title} #{session.id} is over.")
             self._require_host(session, user_id, moderator)
-            await self._abort_locked(session)
-        return session
+            update = await self._abort_locked(session, user_id)
+        return update
 
-    async def _abort_locked(self, session: Session) -> None:
+    async def _abort_locked(self, session: Session, user_id: int | None) -> Update:
         await self.storage.abort(session.id, self.now())
-        session.row = replace(session.row, status="aborted")
+        session.row = replace(session.row, status=Status.ABORTED.value)
         self.clock.disarm(session.id)
         self._sessions.pop(session.id, None)
+        update = Update(session, UpdateKind.ABORTED, user_id=user_id)
+        await self._publish(update)
+        return update
+
+    def _locked(self, session: Session) -> _Queued:
+        return _Queued(session)
+
+    def _moves_update(
+        self, session: Session, steps: tuple[Step, ...], user_id: int | None, before: int | None = None
+    ) -> Update:
+        passed = any(step.new_turn for step in steps[1:]) or session.is_over
+        after = session.to_act()
+        if after is not None and steps and not passed:
+            passed = after != steps[-1].seat or (before is not None and before != after)
+        return Update(session, UpdateKind.MOVES, steps, turn_passed=passed, user_id=user_id)
+
+    async def _commit_move(
+        self,
+        session: Session,
+        seat: int,
+        move: Any,
+        user_id: int | None,
+        *,
+        forced: bool = False,
+        by_computer: bool = False,
+    ) -> Step:
+        notation = session.game.format_move(session.state, move)
+        state, events = session.game.apply(session.state, move)
+        return await self._commit(
+            session, seat, notation, user_id, state, events, forced=forced, by_computer=by_computer
+        )
 
     async def _commit(
         self,
@@ -430,45 +595,64 @@ class SessionService:
         user_id: int | None,
         state: Any,
         events: tuple[Event, ...],
-    ) -> None:
-        """Write one record line with its snapshot, clock and (if over) results; then adopt it."""
+        *,
+        forced: bool = False,
+        by_computer: bool = False,
+    ) -> Step:
+        """Write one record line with its snapshot, clock and (if over) results; then adopt it.
+        Nothing in memory changes unless the write succeeded."""
         before = session.state
-        old = (session.state, session.record, session.row)
-        session.state = state
-        session.record = session.record.with_move(seat, notation) if session.record else None
+        line = RecordedMove(seat, notation)
+        probe = Session(
+            session.row, session.game, session.seats, state, session.header, [*session.lines, line]
+        )
         outcome = session.game.outcome(state)
         finish = self._finish(session, outcome) if outcome is not None else None
         same_turn = before is not None and session.game.continues_turn(before, state)
-        timed_out = notation == TIMEOUT
-        clock = Clock() if finish else self._next_clock(session, same_turn=same_turn, force=timed_out)
+        probe.deadline, probe.reminder_at = session.deadline, session.reminder_at
+        clock = Clock() if finish else self._next_clock(probe, same_turn=same_turn, force=notation == TIMEOUT)
         try:
             await self.storage.record_move(
                 session.id,
-                ply=session.ply,
+                ply=probe.ply,
                 seat=seat,
                 notation=notation,
                 user_id=user_id,
-                snapshot=self._snapshot(session),
+                snapshot=_snapshot(probe),
                 clock=clock,
                 now=self.now(),
                 finish=finish,
             )
         except StaleMove:
-            session.state, session.record, session.row = old
             await self._reload(session)
-            raise errors.StaleAction("The game has moved on since then; look at the latest board.") from None
-        except BaseException:
-            session.state, session.record, session.row = old
-            raise
-        session.last_events = events
-        session.last_move = notation
-        session._ranked = None
+            raise errors.StaleAction(
+                "The game moved on while your move was being stored (someone else moved first); "
+                "look at the latest board and try again."
+            ) from None
+        session.state = state
+        session.lines.append(line)
+        session._suggested = None
         if finish is not None:
-            session.row = replace(session.row, status="finished")
+            session.row = replace(session.row, status=Status.FINISHED.value)
             self.clock.disarm(session.id)
             self._sessions.pop(session.id, None)
         else:
             self._set_clock(session, clock)
+        return Step(seat, notation, events, forced=forced, by_computer=by_computer, new_turn=not same_turn)
+
+    async def _play_forced(self, session: Session) -> tuple[Step, ...]:
+        """Play every forced turn of a person now (the lock is held): no ping, no clock for a
+        formality. Computers take their forced moves in their own turn."""
+        steps: list[Step] = []
+        for _ in range(MAX_COMPUTER_PLIES):
+            seat = session.seat_to_act()
+            if seat is None or seat.is_computer:
+                break
+            move = session.game.forced_move(session.state)
+            if move is None:
+                break
+            steps.append(await self._commit_move(session, seat.seat, move, None, forced=True))
+        return tuple(steps)
 
     def _finish(self, session: Session, outcome: Outcome) -> Finish:
         results = [
@@ -489,9 +673,6 @@ class SessionService:
         ]
         rated = rating_update(session.game.name, session.row.guild_id, results)
         return Finish(outcome.to_dict(), results, rated)
-
-    def _snapshot(self, session: Session) -> dict[str, Any]:
-        return {"ply": session.ply, "scores": list(session.scores()), "to_act": session.to_act()}
 
     def _period(self, session: Session) -> float:
         own = session.game.turn_seconds(session.state)
@@ -517,7 +698,7 @@ class SessionService:
 
     # -- computers, clock, restart ---------------------------------------------------------
 
-    def continue_game(self, session: Session) -> None:
+    def _carry_on(self, session: Session) -> None:
         """Let computer players move (in the background) if one of them is to act."""
         seat = session.seat_to_act()
         if seat is None or not seat.is_computer:
@@ -525,160 +706,275 @@ class SessionService:
         running = self._computer_tasks.get(session.id)
         if running is not None and not running.done():
             return
-        task = asyncio.get_running_loop().create_task(self._run_computers(session))
+        task = asyncio.get_running_loop().create_task(
+            self._run_computers(session), name=f"computers-{session.id}"
+        )
         self._computer_tasks[session.id] = task
         task.add_done_callback(lambda _: self._computer_tasks.pop(session.id, None))
 
     async def _run_computers(self, session: Session) -> None:
         for _ in range(MAX_COMPUTER_PLIES):
             seat = session.seat_to_act()
-            if seat is None or not seat.is_computer or session.status != "playing":
+            if seat is None or not seat.is_computer:
                 return
-            lines: list[str] = []
-            events: list[Event] = []
-            while session.to_act() == seat.seat and len(lines) < MAX_COMPUTER_PLIES:
-                notation, caused = await self._computer_move(session, seat)
-                lines.append(notation)
-                events.extend(caused)
-            await self._publish(
-                Update(session, "move", seat.seat, tuple(lines), tuple(events), by_computer=True)
-            )
+            try:
+                update = await self._computer_turn(session, seat)
+            except errors.StaleAction:
+                continue  # someone resigned or the clock ran meanwhile: look again
+            except Exception:
+                log.exception("game %s: the computer in seat %s could not move", session.id, seat.seat)
+                return
+            await self._publish(update)
         log.error("game %s: computers made %d moves in a row; stopping", session.id, MAX_COMPUTER_PLIES)
 
-    async def _computer_move(self, session: Session, seat: SeatRow) -> tuple[str, tuple[Event, ...]]:
-        state = session.state
-        player = ai.player_for(seat.ai_level or "greedy", seed=session.row.seed + session.ply)
-        move = await asyncio.to_thread(player.choose, session.game, state)
-        async with session.lock:
-            if session.state is not state:
-                raise errors.StaleAction("the position changed while the computer was thinking")
-            notation = session.game.format_move(state, move)
-            after, events = session.game.apply(state, move)
-            await self._commit(session, seat.seat, notation, None, after, events)
-        return notation, events
+    async def _computer_turn(self, session: Session, seat: SeatRow) -> Update:
+        """One whole turn of a computer seat (several moves where a turn has several steps)."""
+        steps: list[Step] = []
+        while session.to_act() == seat.seat and len(steps) < MAX_COMPUTER_PLIES:
+            state = session.state
+            move = session.game.forced_move(state)
+            if move is None:
+                move = await self._chooser(session)
+            async with self._locked(session):
+                if session.state is not state:
+                    if steps:
+                        break
+                    raise errors.StaleAction("the position changed while the computer was thinking")
+                steps.append(
+                    await self._commit_move(session, seat.seat, move, None, forced=False, by_computer=True)
+                )
+                steps.extend(await self._play_forced(session))
+            if any(step.new_turn for step in steps[1:]):
+                break
+        return self._moves_update(session, tuple(steps), None)
 
     async def _alarm(self, game_id: int, kind: str) -> None:
         session = self._sessions.get(game_id)
-        if session is None or session.status != "playing":
+        if session is None or session.status is not Status.PLAYING:
+            return
+        try:
+            await self.ready(session)
+        except errors.SessionError:
             return
         if kind == "reminder":
             await self._remind(session)
             return
+        try:
+            update = await self._time_out(session)
+        except Exception:
+            log.exception("game %s: the timeout could not be stored; trying again", game_id)
+            self._retry_alarm(session, 0)
+            return
+        if update is not None:
+            await self._publish(update)
+            self._carry_on(session)
+
+    async def _time_out(self, session: Session) -> Update | None:
         async with session.lock:
             if session.deadline is None or session.deadline > self.now() + 1e-6:
-                return  # the deadline moved on since this alarm was set
+                return None  # the deadline moved on since this alarm was set
             seat = session.to_act()
             if seat is None:
-                return
+                return None
             state, events = session.game.on_timeout(session.state)
-            await self._commit(session, seat, TIMEOUT, None, state, events)
-            update = Update(session, "timeout", seat, (TIMEOUT,), events)
-        await self._publish(update)
-        self.continue_game(session)
+            step = await self._commit(session, seat, TIMEOUT, None, state, events)
+            steps = (step, *await self._play_forced(session))
+            return self._moves_update(session, steps, None, before=seat)
+
+    def _retry_alarm(self, session: Session, attempt: int) -> None:
+        """Try a failed deadline again later (the database may be full or read-only for a while);
+        the deadline is never dropped, so the player to act cannot stall the game."""
+        wait = CLOCK_RETRY_SECONDS[min(attempt, len(CLOCK_RETRY_SECONDS) - 1)]
+
+        async def again() -> None:
+            await self._sleep(wait)
+            if self._sessions.get(session.id) is not session or session.status is not Status.PLAYING:
+                return
+            try:
+                update = await self._time_out(session)
+            except Exception:
+                log.warning(
+                    "game %s: the timeout still cannot be stored (attempt %d)", session.id, attempt + 2
+                )
+                self._retry_alarm(session, attempt + 1)
+                return
+            if update is not None:
+                await self._publish(update)
+                self._carry_on(session)
+
+        task = asyncio.get_running_loop().create_task(again(), name=f"clock-retry-{session.id}")
+        self._retries.add(task)
+        task.add_done_callback(self._retries.discard)
 
     async def _remind(self, session: Session) -> None:
         session.reminder_at = None
-        await self.storage.set_clock(session.id, Clock(session.deadline, None))
-        await self._publish(Update(session, "reminder", session.to_act()))
+        try:
+            await self.storage.set_clock(session.id, Clock(session.deadline, None))
+        except Exception:
+            log.warning("game %s: could not store that the reminder was sent", session.id)
+        await self._publish(Update(session, UpdateKind.REMINDER))
 
     async def restore(self) -> list[Session]:
-        """Load every lobby and running game back (after a restart) and re-arm their clocks."""
+        """Load every lobby and running game back after a restart. Headers and seats come in
+        bulk and the clocks are re-armed at once; each record is then replayed in the background,
+        off the event loop (games whose computer seat is to act first), and anything that needs a
+        game's state waits for it (:meth:`ready`)."""
+        rows = await self.storage.active_games(self.shards)
+        seats = await self.storage.seats_of([row.id for row in rows])
         restored = []
-        for row in await self.storage.active_games(self.shards):
+        for row in sorted(rows, key=lambda r: not _computer_to_act(r, seats.get(r.id, []))):
             try:
-                session = await self._load(row)
+                game = registry.get(row.game)
             except GameError:
-                log.exception("game %s (%s) could not be replayed; it is left as it is", row.id, row.game)
+                log.error(
+                    "game %s is a %r game, which this bot does not have; it is left as it is",
+                    row.id,
+                    row.game,
+                )
                 continue
+            session = Session(row, game, seats.get(row.id, []))
             self._sessions[row.id] = session
             restored.append(session)
-            if session.status == "playing":
+            if session.status is Status.PLAYING:
                 self._set_clock(session, Clock(row.deadline, row.reminder_at))
-        for session in restored:
-            self.continue_game(session)
+                session.loading = asyncio.get_running_loop().create_task(
+                    self._load_state(session), name=f"restore-{row.id}"
+                )
         return restored
 
+    async def ready(self, session: Session) -> Session:
+        """``session`` once its state is loaded (a restored game is replayed in the background)."""
+        loading = session.loading
+        if loading is not None:
+            await asyncio.shield(loading)
+            if session.state is None:
+                raise errors.GameOver(
+                    f"{session.game.title} #{session.id} could not be loaded; the host can "
+                    f"`/{session.game.name} abort` it."
+                )
+        return session
+
+    async def _load_state(self, session: Session) -> None:
+        try:
+            header, lines, state = await self._replay_stored(session.row, session.seats)
+        except Exception:
+            log.exception(
+                "game %s (%s) could not be replayed; it is left as it is", session.id, session.row.game
+            )
+            self.clock.disarm(session.id)
+            return
+        session.header, session.lines, session.state = header, lines, state
+        session.loading = None
+        await self._resume(session)
+
+    async def _replay_stored(
+        self, row: GameRow, seats: Sequence[SeatRow]
+    ) -> tuple[Record, list[RecordedMove], Any]:
+        game = registry.get(row.game)
+        header = records.new_record(game, [s.name for s in seats], row.options, row.seed, row.deal)
+        lines = [RecordedMove(line.seat, line.notation) for line in await self.storage.moves(row.id)]
+        state = await workers.run(workers.replay_final, game, header, lines, timeout=None)
+        return header, lines, state
+
+    async def _resume(self, session: Session) -> None:
+        """After a restart: play forced turns left pending and wake computer seats."""
+        try:
+            async with session.lock:
+                steps = await self._play_forced(session)
+        except Exception:
+            log.exception("game %s: forced turns could not be played after the restart", session.id)
+            return
+        if steps:
+            await self._publish(self._moves_update(session, steps, None))
+        self._carry_on(session)
+
     async def _reload(self, session: Session) -> None:
-        """Bring ``session`` back in line with the database after another process moved its
-        game on (the same object, so whoever holds it sees the stored game)."""
+        """Read a game back from storage after another process moved it on."""
         row = await self.storage.game(session.id)
         if row is None:
             return
-        fresh = await self._load(row)
-        session.row, session.seats = fresh.row, fresh.seats
-        session.state, session.record = fresh.state, fresh.record
-        session.last_events, session.last_move, session._ranked = fresh.last_events, fresh.last_move, None
-        if row.status == "playing":
-            self._set_clock(session, Clock(row.deadline, row.reminder_at))
-        else:
+        seats = await self.storage.seats(row.id)
+        session.row, session.seats = row, seats
+        session._suggested = None
+        if session.status is not Status.PLAYING:
             self.clock.disarm(session.id)
             self._sessions.pop(session.id, None)
-
-    async def _load(self, row: GameRow) -> Session:
-        game = registry.get(row.game)
-        seats = await self.storage.seats(row.id)
-        session = Session(row, game, seats)
-        if row.status == "playing":
-            lines = await self.storage.moves(row.id)
-            record = records.new_record(game, [s.name for s in seats], row.options, row.seed, row.deal)
-            _, state = records.start(record)
-            for line in lines:
-                step = records.RecordedMove(line.seat, line.notation)
-                state, events = records.play_line(game, state, step)
-                record = record.with_move(line.seat, line.notation)
-                session.last_events, session.last_move = events, line.notation
-            session.state, session.record = state, record
-        return session
+            return
+        session.header, session.lines, session.state = await self._replay_stored(row, seats)
+        self._set_clock(session, Clock(row.deadline, row.reminder_at))
 
     async def close(self) -> None:
-        """Stop the clock and the computer players."""
+        """Stop the clock, the retries and the computer players."""
         await self.clock.close()
-        for task in list(self._computer_tasks.values()):
+        tasks = [*self._computer_tasks.values(), *self._retries]
+        for task in tasks:
             task.cancel()
-        await asyncio.gather(*self._computer_tasks.values(), return_exceptions=True)
+        await asyncio.gather(*tasks, return_exceptions=True)
 
     # -- queries for the Discord layer ----------------------------------------------------
 
-    def suggestions(self, session: Session, user_id: int, typed: str) -> list[tuple[str, str]]:
+    async def suggestions(self, session: Session, user_id: int, typed: str) -> list[tuple[str, str]]:
         """Up to 25 legal moves ``(label, notation)`` for the user, best first, filtered by
-        every word typed (any order, any case)."""
-        if session.status != "playing" or session.seat_of(user_id) != session.to_act():
+        every word typed (any order, any case). Ranked off the event loop, once per position:
+        the ranking is kept with the state it was made from, so it never outlives it."""
+        if session.loading is not None:
+            return []  # autocomplete cannot wait: the game is still being loaded after a restart
+        state = session.state
+        if session.status is not Status.PLAYING or session.seat_of(user_id) != session.to_act():
             return []
-        if session._ranked is None or session._ranked[0] != session.ply:
-            game, state = session.game, session.state
-            ranked = game.rank_moves(state, game.legal_moves(state))
-            session._ranked = (
-                session.ply,
-                [(game.move_label(state, move), game.format_move(state, move)) for move in ranked],
-            )
-        words = typed.lower().split()
-        found = []
-        for label, notation in session._ranked[1]:
-            haystack = f"{label} {notation}".lower()
-            compact = haystack.replace(" ", "")
-            if all(word in haystack or word in compact for word in words):
-                found.append((label, notation))
-                if len(found) == SUGGESTION_LIMIT:
-                    break
-        return found
+        cached = session._suggested
+        if cached is None or cached[0] is not state:
+            ranked = await workers.run(workers.ranked_moves, session.game, state)
+            cached = (state, session.ply, ranked)
+            if session.state is state:
+                session._suggested = cached
+        ranked = cached[2]
+        hinted = session._hinted
+        if hinted is not None and hinted[0] is state:
+            ranked = lead_with_hint(ranked, hinted[1].notation)
+        return filter_suggestions(ranked, typed)
 
-    async def hint(self, session: Session, user_id: int) -> str:
-        """The greedy computer's choice for the user's seat, in notation."""
-        self._playing(session)
+    async def hint(self, session: Session, user_id: int) -> ai.Decision:
+        """The ``hard`` computer's choice for the user's seat (to act), from what that seat can
+        see, with what it weighed; kept for the position, so autocomplete leads with it."""
+        await self.ready(session)
+        self._require_playing(session)
         seat = self._seat_for(session, user_id)
         if session.to_act() != seat:
             raise errors.NotYourTurn("A hint is for your own turn; it is not your turn now.")
         state = session.state
-        move = await asyncio.to_thread(
-            ai.GreedyPlayer(session.row.seed + session.ply).choose, session.game, state
+        hinted = session._hinted
+        if hinted is not None and hinted[0] is state:
+            return hinted[1]
+        decision = await workers.run(
+            workers.hint, session.game, state, seat, search_seed(session), self.computer_budget
         )
-        return str(session.game.format_move(state, move))
+        if session.state is state:
+            session._hinted = (state, decision)
+        return decision
 
-    def export(self, session: Session) -> str:
-        """The session's record as text."""
-        if session.record is None:
-            raise errors.NotStarted("The game has not started, so there is no record yet.")
-        return session.record.to_text()
+    async def _computer_choice(self, session: Session) -> Any:
+        """The move of the computer seat to act, at its level (off the event loop)."""
+        seat = session.seat_to_act()
+        level = seat.ai_level if seat is not None else None
+        return await workers.run(
+            workers.computer_move,
+            session.game,
+            session.state,
+            level,
+            search_seed(session),
+            self.computer_budget,
+        )
+
+    async def last_finished(self, channel_id: int, games: Sequence[str]) -> Session | None:
+        """The last game of ``games`` to end in this channel (or a thread of it), loaded."""
+        row = await self.storage.last_finished(channel_id, games)
+        if row is None:
+            return None
+        seats = await self.storage.seats(row.id)
+        session = Session(row, registry.get(row.game), seats)
+        session.header, session.lines, session.state = await self._replay_stored(row, seats)
+        return session
 
     async def finished_record(self, game_id: int) -> tuple[GameRow, Record]:
         """The record of any stored game (finished ones included)."""
@@ -689,6 +985,57 @@ class SessionService:
         record = records.new_record(
             registry.get(row.game), [s.name for s in seats], row.options, row.seed, row.deal
         )
-        for line in await self.storage.moves(game_id):
-            record = record.with_move(line.seat, line.notation)
-        return row, record
+        lines = await self.storage.moves(game_id)
+        return row, record.with_moves([RecordedMove(line.seat, line.notation) for line in lines])
+
+
+class _Queued:
+    """The game's lock, counting who waits for it (so a long queue can answer "busy")."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+
+    async def __aenter__(self) -> None:
+        self.session.waiting += 1
+        try:
+            await self.session.lock.acquire()
+        finally:
+            self.session.waiting -= 1
+
+    async def __aexit__(self, *exc: object) -> None:
+        self.session.lock.release()
+
+
+def filter_suggestions(ranked: Sequence[tuple[str, str]], typed: str) -> list[tuple[str, str]]:
+    """The suggestions whose label or notation holds every word typed (any order, any case)."""
+    words = typed.lower().split()
+    found = []
+    for label, notation in ranked:
+        haystack = f"{label} {notation}".lower()
+        compact = haystack.replace(" ", "")
+        if all(word in haystack or word in compact for word in words):
+            found.append((label, notation))
+            if len(found) == SUGGESTION_LIMIT:
+                break
+    return found
+
+
+def search_seed(session: Session) -> int:
+    """The seed of a computer's or a hint's decision: the game's and the position's, so that a
+    decision is reproducible (the search itself sees only the seat's view)."""
+    return session.row.seed + session.ply
+
+
+def lead_with_hint(ranked: Sequence[tuple[str, str]], notation: str) -> list[tuple[str, str]]:
+    """The suggestions with the hinted move first, marked as the hint."""
+    hinted = [(f"💡 hint · {label}", move) for label, move in ranked if move == notation]
+    return hinted + [(label, move) for label, move in ranked if move != notation]
+
+
+def _computer_to_act(row: GameRow, seats: Sequence[SeatRow]) -> bool:
+    to_act = (row.snapshot or {}).get("to_act")
+    return any(seat.seat == to_act and seat.is_computer for seat in seats)
+
+
+def _snapshot(session: Session) -> dict[str, Any]:
+    return {"ply": session.ply, "scores": list(session.scores()), "to_act": session.to_act()}

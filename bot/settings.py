@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bot.shards import ShardError, Shards, parse_ids
+from games.ai import Budget
 
 DEFAULT_DB = "data/tilehost.db"
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
@@ -25,6 +26,10 @@ class Settings:
     db_path: str = DEFAULT_DB
     """The database: a SQLite file path, or a ``postgresql://`` URL."""
     turn_hours: int = 24
+    computer_seconds: float = 2.0
+    """How long a ``hard`` computer player (and a hint) thinks about one move."""
+    computer_iterations: int | None = None
+    """Instead of time, a number of search playouts per decision (tests: reproducible)."""
     log_level: str = "INFO"
     shard_count: int | None = None
     """How many Discord shards the bot has in all (None: not set)."""
@@ -49,6 +54,13 @@ class Settings:
         return None if shards.covers_all else shards
 
     @property
+    def computer_budget(self) -> Budget:
+        """What a ``hard`` computer (and a hint) may spend on one decision."""
+        if self.computer_iterations is not None:
+            return Budget(seconds=None, iterations=self.computer_iterations)
+        return Budget(seconds=self.computer_seconds)
+
+    @property
     def turn_seconds(self) -> int:
         """The default async turn clock in seconds."""
         return self.turn_hours * 3600
@@ -61,6 +73,18 @@ def _int(name: str, value: str | None, default: int | None) -> int | None:
         return int(value.strip())
     except ValueError:
         raise ConfigError(f"{name} must be a whole number, not {value!r} (check your .env).") from None
+
+
+def _seconds(name: str, value: str | None, default: float = 2.0) -> float:
+    if value is None or not value.strip():
+        return default
+    try:
+        seconds = float(value)
+    except ValueError:
+        raise ConfigError(f"{name} must be a number of seconds, not {value.strip()[:20]!r}.") from None
+    if not 0.1 <= seconds <= 30:
+        raise ConfigError(f"{name} must be between 0.1 and 30 seconds, not {seconds:g}.")
+    return seconds
 
 
 def load_settings(env_file: str | Path | None = ".env", *, require_token: bool = True) -> Settings:
@@ -80,6 +104,7 @@ def load_settings(env_file: str | Path | None = ".env", *, require_token: bool =
     turn_hours = _int("TILEHOST_TURN_HOURS", os.environ.get("TILEHOST_TURN_HOURS"), 24) or 24
     if not 1 <= turn_hours <= 168:
         raise ConfigError(f"TILEHOST_TURN_HOURS must be between 1 and 168, not {turn_hours}.")
+    computer_seconds = _seconds("TILEHOST_COMPUTER_SECONDS", os.environ.get("TILEHOST_COMPUTER_SECONDS"))
     shard_count, shard_ids = _shards(
         os.environ.get("TILEHOST_SHARD_COUNT"), os.environ.get("TILEHOST_SHARDS")
     )
@@ -88,6 +113,7 @@ def load_settings(env_file: str | Path | None = ".env", *, require_token: bool =
         dev_guild_id=_int("DEV_GUILD_ID", os.environ.get("DEV_GUILD_ID"), None),
         db_path=_database(os.environ.get("TILEHOST_DB", "")),
         turn_hours=turn_hours,
+        computer_seconds=computer_seconds,
         log_level=(os.environ.get("LOG_LEVEL", "INFO").strip() or "INFO").upper(),
         shard_count=shard_count,
         shard_ids=shard_ids,

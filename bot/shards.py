@@ -66,4 +66,3 @@ def parse_ids(text: str) -> frozenset[int]:
             raise ShardError(f"{part!r} counts down; write the lower shard first (e.g. {high}-{low})")
         ids.update(range(low, high + 1))
     return frozenset(ids)
-

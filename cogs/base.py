@@ -3,23 +3,28 @@
 A game cog subclasses :class:`GameCog` with ``group_name`` set, names its game in
 ``game_name``, defines ``new`` (its options as slash options, calling :meth:`open_lobby`) and
 its own actions (``draw``, ``pass``, ...) as one-liners calling :meth:`act`.
+
+Every command acknowledges at once (privately, unless it answers in public) and then works; a
+refusal is raised as a :class:`bot.errors.SessionError` or a game error and answered once, by
+:func:`bot.ui.replies.answer_error`, as a private message saying what was wrong. The board, the pings
+and the computers' answers are the table announcer's and the session service's business, not
+the command's: a command only tells its user what happened.
 """
 
 from __future__ import annotations
 
-import asyncio
 import io
 import logging
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import errors, ui
-from bot.sessions import Session, SessionService, Update
+from bot import errors, words, workers
+from bot.sessions import Session, SessionService, Status
+from bot.ui import buttons, files, replies
 from games import ai, records
 from games.core import Game
 from games.errors import GameError, RecordError
@@ -33,18 +38,30 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+CLOCK_HELP = "Hours allowed for each move (0: no clock; default: the server's)"
 RULES_PICTURE_MOVES = 8
 MAX_RECORD_BYTES = 1_000_000
+IMPORT_SECONDS = 20.0
+"""How long an imported record may take to read and replay before the bot gives up."""
 
 
-@asynccontextmanager
-async def refusals(interaction: discord.Interaction) -> AsyncIterator[None]:
-    """Turn a refused request (a session or game error) into an ephemeral reply saying what was
-    wrong; nothing was stored. Other errors go on to the error handler."""
-    try:
-        yield
-    except (errors.SessionError, GameError) as error:
-        await ui.send_error(interaction, str(error))
+def option_choices(game_name: str, option: str) -> list[app_commands.Choice[Any]]:
+    """A game option's choices for a slash command, labelled and with the default marked, from
+    the engine's own option spec (see :func:`games.core.option`)."""
+    spec = get_game(game_name).Options.spec(option)
+    return [app_commands.Choice(name=spec.label(value)[:100], value=value) for value in spec.choices]
+
+
+def option_help(game_name: str, option: str) -> str:
+    """A game option's help line (at most 100 characters, as Discord wants)."""
+    return get_game(game_name).Options.spec(option).help[:100] or option
+
+
+def channel_of(interaction: discord.Interaction) -> int:
+    """Where the command was used (guild-only commands always have a channel)."""
+    if interaction.channel_id is None:
+        raise errors.NoGameHere("Use this command in a server channel.")
+    return interaction.channel_id
 
 
 class MoveTransformer(app_commands.Transformer):
@@ -52,27 +69,64 @@ class MoveTransformer(app_commands.Transformer):
     autocomplete offers the legal moves of the player to act, best first, filtered by what is
     typed."""
 
+    prefix: ClassVar[str] = ""
+    """Only suggestions starting with this (e.g. ``score``), typed text prefixed with it."""
+
     async def transform(self, interaction: discord.Interaction, value: str) -> str:
         return value.strip()
 
     async def autocomplete(  # type: ignore[override]
         self, interaction: discord.Interaction, value: str
     ) -> list[app_commands.Choice[str]]:
-        command = interaction.command
-        cog = getattr(command, "binding", None)
+        cog = getattr(interaction.command, "binding", None)
         if not isinstance(cog, GameCog) or interaction.channel_id is None:
             return []
         try:
-            session = cog.service.find(interaction.channel_id, cog.game_name)
+            session = cog.table(interaction)
         except errors.SessionError:
             return []
-        pairs = await asyncio.to_thread(cog.service.suggestions, session, interaction.user.id, value)
-        return [app_commands.Choice(name=label[:100], value=notation[:100]) for label, notation in pairs]
+        typed = f"{self.prefix} {value}" if self.prefix else value
+        pairs = await cog.service.suggestions(session, interaction.user.id, typed)
+        return [
+            app_commands.Choice(name=label[:100], value=notation[:100])
+            for label, notation in pairs
+            if notation.startswith(self.prefix)
+        ]
 
 
 MoveText = app_commands.Transform[str, MoveTransformer]
 
 
+class FinishedGame(app_commands.Transformer):
+    """A stored game's number, resolved to its header and record; only the game's own server
+    (and its players) may see it, and only once it is over."""
+
+    async def transform(self, interaction: discord.Interaction, value: int) -> tuple[Any, Record]:
+        client: TilehostBot = interaction.client  # type: ignore[assignment]
+        row, record = await client.service.finished_record(int(value))
+        seated = interaction.user.id in {seat.user_id for seat in await client.service.storage.seats(row.id)}
+        if row.guild_id != interaction.guild_id and not seated:
+            raise errors.NoGameHere(f"There is no game #{value} in this server.")
+        if row.status in (Status.LOBBY, Status.PLAYING):
+            raise errors.SessionError(
+                f"Game #{value} is still running; its record and replay come when it ends (the record of a "
+                "running game would reveal hidden tiles)."
+            )
+        return row, record
+
+    @property
+    def type(self) -> discord.AppCommandOptionType:
+        return discord.AppCommandOptionType.integer
+
+    @property
+    def min_value(self) -> int:
+        return 1
+
+
+GameNumber = app_commands.Transform[tuple[Any, Record], FinishedGame]
+
+
+@app_commands.guild_only()
 class GameCog(commands.GroupCog):
     """The verbs every game shares. Subclasses set ``game_name`` and ``group_name``."""
 
@@ -101,311 +155,269 @@ class GameCog(commands.GroupCog):
         """This cog's game."""
         return get_game(self.game_name)
 
-    def _session(self, interaction: discord.Interaction) -> Session:
-        assert interaction.channel_id is not None
-        return self.service.find(interaction.channel_id, self.game_name)
+    def table(self, interaction: discord.Interaction) -> Session:
+        """The game this interaction is about (see :meth:`SessionService.table`)."""
+        return self.service.table(channel_of(interaction), self.hosted, interaction.user.id)
+
+    async def ready_table(self, interaction: discord.Interaction) -> Session:
+        """:meth:`table`, once its state is loaded."""
+        return await self.service.ready(self.table(interaction))
 
     # -- lobby -----------------------------------------------------------------------------
 
     async def open_lobby(
-        self, interaction: discord.Interaction, options: dict[str, Any], clock_hours: int | None = None
+        self,
+        interaction: discord.Interaction,
+        options: dict[str, Any],
+        clock_hours: int | None = None,
+        game: str | None = None,
     ) -> None:
         """Open a lobby with ``options`` (None values mean the default) and post it."""
-        async with refusals(interaction):
-            assert interaction.channel_id is not None
-            chosen = {key: value for key, value in options.items() if value is not None}
-            turn_seconds = None if clock_hours is None else clock_hours * 3600
-            session = await self.service.create(
-                self.game_name,
-                guild_id=interaction.guild_id,
-                channel_id=interaction.channel_id,
-                user_id=interaction.user.id,
-                name=interaction.user.display_name,
-                options=chosen,
-                turn_seconds=turn_seconds,
-            )
-            content, view = ui.lobby_message(session), ui.lobby_view(session)
-            try:
-                await interaction.response.send_message(content, view=view, allowed_mentions=ui.MENTION_USERS)
-            except discord.HTTPException:
-                log.warning("reply to a stored lobby %s failed; posting it in the channel", session.id)
-                await self.bot.poster.post(session.row.channel_id, content, view=view)
+        chosen = {key: value for key, value in options.items() if value is not None}
+        turn_seconds = None if clock_hours is None else clock_hours * 3600
+        session = await self.service.create(
+            game or self.game_name,
+            guild_id=interaction.guild_id,
+            channel_id=channel_of(interaction),
+            user_id=interaction.user.id,
+            name=buttons.display_name(interaction.user),
+            options=chosen,
+            turn_seconds=turn_seconds,
+        )
+        content, view = words.lobby_message(session), buttons.lobby_view(session)
+        try:
+            await interaction.response.send_message(content, view=view, allowed_mentions=replies.NO_PINGS)
+            message: discord.Message | None = await interaction.original_response()
+        except discord.HTTPException:
+            log.warning("the reply to lobby %s failed; posting it in the channel", session.id)
+            message = await self.bot.announcer.post(session.row.channel_id, content, view=view)
+        if message is not None:
+            await self.service.storage.set_message(session.id, message.id)
+            session.row = replace(session.row, message_id=message.id)
 
     @app_commands.command(description="Take a seat in this channel's lobby.")
     async def join(self, interaction: discord.Interaction) -> None:
-        async with refusals(interaction):
-            assert interaction.channel_id is not None
-            session = await self.service.join(
-                interaction.channel_id, self.game_name, interaction.user.id, interaction.user.display_name
-            )
-            await interaction.response.send_message(
-                ui.lobby_message(session), allowed_mentions=ui.MENTION_USERS
-            )
+        session = self.service.lobby_in(channel_of(interaction), self.game_name)
+        await self.service.join(session, interaction.user.id, buttons.display_name(interaction.user))
+        await replies.private(interaction, f"You have a seat at {words.header(session)}.")
+        await self.bot.announcer.refresh_lobby(session)
 
     @app_commands.command(description="Leave this channel's lobby (the host leaving closes it).")
     async def leave(self, interaction: discord.Interaction) -> None:
-        async with refusals(interaction):
-            assert interaction.channel_id is not None
-            session = await self.service.leave(interaction.channel_id, self.game_name, interaction.user.id)
-            if session.status == "aborted":
-                await interaction.response.send_message(f"The host left; lobby #{session.id} is closed.")
-            else:
-                await interaction.response.send_message(
-                    ui.lobby_message(session), allowed_mentions=ui.MENTION_USERS
-                )
+        session = self.service.lobby_in(channel_of(interaction), self.game_name)
+        closed = await self.service.leave(session, interaction.user.id)
+        if closed is not None:
+            await replies.private(interaction, f"You left; {words.header(session)} is closed.")
+            return
+        await replies.private(interaction, f"You left {words.header(session)}.")
+        await self.bot.announcer.refresh_lobby(session)
 
     @app_commands.command(description="Host only: fill the next seat with a computer player.")
-    async def computer(self, interaction: discord.Interaction) -> None:
-        async with refusals(interaction):
-            assert interaction.channel_id is not None
-            session = await self.service.add_computer(
-                interaction.channel_id, self.game_name, interaction.user.id
-            )
-            await interaction.response.send_message(
-                ui.lobby_message(session), allowed_mentions=ui.MENTION_USERS
-            )
+    @app_commands.describe(level="How strong the computer plays (default: normal)")
+    @app_commands.choices(
+        level=[app_commands.Choice(name=label, value=key) for key, label in ai.LEVELS.items()]
+    )
+    async def computer(self, interaction: discord.Interaction, level: str = ai.DEFAULT_LEVEL) -> None:
+        session = self.service.lobby_in(channel_of(interaction), self.game_name)
+        await self.service.add_computer(session, interaction.user.id, level)
+        await replies.private(interaction, f"A computer player ({level}) takes a seat.")
+        await self.bot.announcer.refresh_lobby(session)
 
     @app_commands.command(description="Host only: start the game with the seated players.")
     async def start(self, interaction: discord.Interaction) -> None:
-        async with refusals(interaction):
-            assert interaction.channel_id is not None
-            session = await self.service.start(interaction.channel_id, self.game_name, interaction.user.id)
-            await interaction.response.defer(thinking=True)
-            message = await interaction.followup.send(
-                ui.start_message(session),
-                file=await ui.board_file(session),
-                view=ui.turn_view(session) or discord.utils.MISSING,
-                allowed_mentions=ui.MENTION_USERS,
-                wait=True,
-            )
-            await self.service.storage.set_message(session.id, message.id)
-            self.service.continue_game(session)
+        await replies.defer_private(interaction)
+        session = self.service.lobby_in(channel_of(interaction), self.game_name)
+        await self.service.start(session, interaction.user.id)
+        await self.bot.announcer.caught_up(session.id)
+        where = session.row.thread_id
+        await replies.private(
+            interaction, f"{words.header(session)} has started" + (f": play in <#{where}>." if where else ".")
+        )
+
+    @app_commands.command(description="Host: call off the lobby or game here (no result is kept).")
+    async def abort(self, interaction: discord.Interaction) -> None:
+        await replies.defer_private(interaction)
+        session = self.table(interaction)
+        await self.service.abort(session, interaction.user.id)
+        await replies.private(interaction, words.aborted(session))
 
     # -- play ------------------------------------------------------------------------------
 
     @app_commands.command(description="Make your move (autocomplete lists the legal moves, best first).")
     @app_commands.describe(move="The move in the game's notation, e.g. from the suggestions")
     async def play(self, interaction: discord.Interaction, move: MoveText) -> None:
-        async with refusals(interaction):
-            await self.act(interaction, move)
+        await self.act(interaction, move)
 
     async def act(self, interaction: discord.Interaction, text: str) -> None:
-        """Make the move ``text`` for the user, reply with the board, let computers answer."""
-        assert interaction.channel_id is not None
-        async with refusals(interaction):
-            update = await self.service.play(
-                interaction.channel_id, self.game_name, interaction.user.id, text
-            )
-            await self.reply_update(interaction, update)
-            self.service.continue_game(update.session)
-
-    async def reply_update(self, interaction: discord.Interaction, update: Update) -> None:
-        """Reply with the turn message and board (as the followup of a reply already deferred,
-        if it was); the move is already stored, so if Discord fails here the board is posted in
-        the channel instead."""
-        session = update.session
-        try:
-            if not interaction.response.is_done():
-                await interaction.response.defer(thinking=True)
-            message = await interaction.followup.send(
-                ui.turn_message(update),
-                file=await ui.board_file(session),
-                view=ui.turn_view(session) or discord.utils.MISSING,
-                allowed_mentions=ui.MENTION_USERS,
-                wait=True,
-            )
-        except discord.HTTPException:
-            log.warning("reply to a stored move of game %s failed; posting in the channel", session.id)
-            await self.bot.poster.on_update(update)
-            return
-        await self.service.storage.set_message(session.id, message.id)
+        """Make the move ``text`` for the user and tell them privately once it is stored (the
+        table announcer shows the board)."""
+        await replies.defer_private(interaction)
+        session = await self.ready_table(interaction)
+        if session.waiting:
+            await replies.private(interaction, "⏳ Busy at this table: your move is queued.")
+        update = await self.service.play(session, interaction.user.id, text)
+        await replies.private(interaction, words.private_ack(session, update.steps, update.seat))
 
     @app_commands.command(description="Resign this game (you rank last; the others play on where they can).")
     async def resign(self, interaction: discord.Interaction) -> None:
-        async with refusals(interaction):
-            assert interaction.channel_id is not None
-            update = await self.service.resign(interaction.channel_id, self.game_name, interaction.user.id)
-            await self.reply_update(interaction, update)
-            self.service.continue_game(update.session)
-
-    @app_commands.command(description="Host or moderator: abort the lobby or game here (no result is kept).")
-    async def abort(self, interaction: discord.Interaction) -> None:
-        async with refusals(interaction):
-            assert interaction.channel_id is not None
-            permissions = getattr(interaction, "permissions", None)
-            moderator = bool(permissions and permissions.manage_channels)
-            session = await self.service.abort(
-                interaction.channel_id, self.game_name, interaction.user.id, moderator=moderator
-            )
-            await interaction.response.send_message(
-                f"{self.game.title} #{session.id} was aborted; no result is kept."
-            )
+        await replies.defer_private(interaction)
+        session = await self.ready_table(interaction)
+        update = await self.service.resign(session, interaction.user.id)
+        await replies.private(interaction, words.private_ack(session, update.steps, None))
 
     # -- looking -----------------------------------------------------------------------------
 
     @app_commands.command(description="See your own tiles (only you see them).")
     async def hand(self, interaction: discord.Interaction) -> None:
-        async with refusals(interaction):
-            await ui.send_hand(interaction, self._session(interaction))
+        await buttons.send_hand(interaction, self.service, self.table(interaction))
 
-    @app_commands.command(description="See the current board.")
+    @app_commands.command(description="See the board (the current game here, or the last one to end).")
     @app_commands.describe(public="Post it for everyone (default: only you see it)")
     async def board(self, interaction: discord.Interaction, public: bool = False) -> None:
-        async with refusals(interaction):
-            session = self._session(interaction)
-            if session.state is None:
-                await interaction.response.send_message(ui.lobby_message(session), ephemeral=not public)
-                return
-            await interaction.response.defer(ephemeral=not public, thinking=True)
-            text = "\n".join([f"**{session.game.title}** #{session.id}", *ui.status_lines(session)])
-            await interaction.followup.send(
-                text,
-                file=await ui.board_file(session),
-                ephemeral=not public,
-                allowed_mentions=discord.AllowedMentions.none(),
+        if public:
+            await replies.defer_public(interaction)
+        else:
+            await replies.defer_private(interaction)
+        session = await self._board_session(interaction)
+        if session.state is None:
+            await interaction.followup.send(words.lobby_message(session), ephemeral=not public)
+            return
+        text = "\n".join([words.header(session), *words.status_lines(session)])
+        if session.is_over:
+            text = "\n".join(
+                [words.header(session), words.game_over_line(session), words.standings_line(session)]
             )
+        await interaction.followup.send(
+            words.clip(text),
+            file=await files.board_file(session),
+            ephemeral=not public,
+            allowed_mentions=replies.NO_PINGS,
+        )
+
+    async def _board_session(self, interaction: discord.Interaction) -> Session:
+        try:
+            return await self.ready_table(interaction)
+        except errors.NoGameHere:
+            last = await self.service.last_finished(channel_of(interaction), self.hosted)
+            if last is None:
+                raise
+            return last
 
     @app_commands.command(description="Ask the computer for a move suggestion (only you see it).")
     async def hint(self, interaction: discord.Interaction) -> None:
-        async with refusals(interaction):
-            session = self._session(interaction)
-            await interaction.response.defer(ephemeral=True, thinking=True)
-            suggestion = await self.service.hint(session, interaction.user.id)
-            await interaction.followup.send(
-                f"The computer would play `{suggestion}` — `/{self.game_name} play move:{suggestion}`",
-                ephemeral=True,
-            )
+        await replies.defer_private(interaction)
+        await self.suggest(interaction, await self.ready_table(interaction))
+
+    async def suggest(self, interaction: discord.Interaction, session: Session) -> None:
+        """Tell the user privately what the computer would play in their place."""
+        decision = await self.service.hint(session, interaction.user.id)
+        await replies.private(interaction, words.hint_message(session, decision, f"/{self.game_name} play"))
 
     @app_commands.command(description="How to play, with the move notation.")
     async def rules(self, interaction: discord.Interaction) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await replies.defer_private(interaction)
         game = self.game
         embed = discord.Embed(title=f"{game.title} — rules", description=game.summary[:4000])
         embed.add_field(name="Notation", value=game.notation_help[:1024] or "-", inline=False)
-        embed.add_field(name="Players", value=f"{game.min_players}–{game.max_players}")
+        embed.add_field(name="Players", value=words.players_range(game))
         embed.set_image(url=f"attachment://{self.game_name}-rules.png")
-        png = await self._rules_picture()
-        file = discord.File(io.BytesIO(png), filename=f"{self.game_name}-rules.png")
+        if self._rules_png is None:
+            self._rules_png = await workers.run(rules_picture, game)
+        file = discord.File(io.BytesIO(self._rules_png), filename=f"{self.game_name}-rules.png")
         await interaction.followup.send(embed=embed, file=file, ephemeral=True)
 
-    async def _rules_picture(self) -> bytes:
-        if self._rules_png is None:
-            self._rules_png = await asyncio.to_thread(rules_picture, self.game)
-        return self._rules_png
+    @app_commands.command(description="Get a game record as a file (the last game here, or a game number).")
+    @app_commands.describe(game_id="A finished game's number (default: the last game to end here)")
+    async def export(self, interaction: discord.Interaction, game_id: GameNumber | None = None) -> None:
+        if game_id is None:
+            game_id = await self._last_here(interaction)
+        row, record = game_id
+        self._check_hosted(row)
+        await replies.defer_public(interaction)  # after the checks: a refusal is answered privately
+        data = record.to_text().encode()
+        await interaction.followup.send(
+            f"Record of {get_game(row.game).title} #{row.id}.",
+            file=discord.File(io.BytesIO(data), filename=f"{row.game}-{row.id}.txt"),
+            allowed_mentions=replies.NO_PINGS,
+        )
 
-    @app_commands.command(description="Get the game record as a file (finished games, or a game id).")
-    @app_commands.describe(game_id="A finished game's number (default: the last game here)")
-    async def export(self, interaction: discord.Interaction, game_id: int | None = None) -> None:
-        async with refusals(interaction):
-            if game_id is None:
-                running = self.service.in_channel(interaction.channel_id or 0, self.game_name)
-                if running:
-                    raise errors.SessionError(
-                        "The record of a running game holds its seed, which would reveal hidden tiles: "
-                        "export it when it ends, or name a finished game with `game_id`."
-                    )
-                raise errors.SessionError(
-                    f"Name the finished game to export, e.g. `/{self.game_name} export game_id:12`."
-                )
-            row, record = await self.service.finished_record(game_id)
-            if row.game not in self.hosted:
-                raise errors.SessionError(
-                    f"Game #{game_id} is a {get_game(row.game).title} game, not {self.game.title}."
-                )
-            if row.status in ("lobby", "playing"):
-                raise errors.SessionError(
-                    f"Game #{game_id} is still running; its record is available when it ends."
-                )
-            data = record.to_text().encode()
-            await interaction.response.send_message(
-                f"Record of {self.game.title} #{game_id}.",
-                file=discord.File(io.BytesIO(data), filename=f"{self.game_name}-{game_id}.txt"),
+    async def _last_here(self, interaction: discord.Interaction) -> tuple[Any, Record]:
+        last = await self.service.storage.last_finished(channel_of(interaction), self.hosted)
+        if last is None:
+            raise errors.NoGameHere(
+                f"No {self.game.title} game has ended in this channel yet; name one with `game_id` "
+                "(see `/history`)."
             )
+        return await self.service.finished_record(last.id)
+
+    def _check_hosted(self, row: Any) -> None:
+        if row.game not in self.hosted:
+            other = get_game(row.game)
+            raise errors.SessionError(f"Game #{row.id} is a {other.title} game: use `/{other.name}`.")
 
     @app_commands.command(description="Watch a finished game again: an animated board and a score chart.")
-    @app_commands.describe(game_id="The game's number (see /history)")
-    async def replay(self, interaction: discord.Interaction, game_id: int) -> None:
-        async with refusals(interaction):
-            row, record = await self.service.finished_record(game_id)
-            if row.game not in self.hosted:
-                raise errors.SessionError(f"Game #{game_id} is not a {self.game.title} game.")
-            if row.status in ("lobby", "playing"):
-                raise errors.SessionError(
-                    f"Game #{game_id} is still running; replays are for finished games."
-                )
-            await interaction.response.defer(thinking=True)
-            await self._send_replay(interaction, record, f"Replay of {self.game.title} #{game_id}")
+    @app_commands.describe(game_id="The game's number (see /history; default: the last game to end here)")
+    async def replay(self, interaction: discord.Interaction, game_id: GameNumber | None = None) -> None:
+        if game_id is None:
+            game_id = await self._last_here(interaction)
+        row, record = game_id
+        self._check_hosted(row)
+        await replies.defer_public(interaction)  # after the checks: a refusal is answered privately
+        await self._send_replay(interaction, record, f"Replay of {get_game(row.game).title} #{row.id}")
 
     @app_commands.command(name="import", description="Show a game record file (from export) as a replay.")
     @app_commands.describe(record="A record file made by /export (nothing is stored)")
     async def import_record(self, interaction: discord.Interaction, record: discord.Attachment) -> None:
-        async with refusals(interaction):
-            if record.size > MAX_RECORD_BYTES:
-                raise errors.SessionError(f"That file is too big for a record ({record.size} bytes).")
-            text = (await record.read()).decode("utf-8", errors="replace")
-            parsed = Record.from_text(text)
-            other = get_game(parsed.game)
-            if other.name not in self.hosted:
-                raise RecordError(f"That is a {other.title} record; use `/{other.name} import`.")
-            # Replay it before answering, so a bad record is refused privately (it takes ms).
-            try:
-                await asyncio.to_thread(records.replay, parsed)
-            except GameError as error:
-                raise RecordError(f"That record does not replay: {error}") from None
-            await interaction.response.defer(thinking=True)
-            await self._send_replay(interaction, parsed, f"Imported {self.game.title} record")
+        await replies.defer_private(interaction)
+        if record.size > MAX_RECORD_BYTES:
+            raise errors.SessionError(
+                f"That file is too big for a record ({record.size} bytes; at most {MAX_RECORD_BYTES})."
+            )
+        text = (await record.read()).decode("utf-8", errors="replace")
+        try:
+            parsed = await workers.run(read_record, text, self.hosted, timeout=IMPORT_SECONDS)
+        except workers.WorkTooLong:
+            raise errors.SessionError("That record took too long to read; nothing was shown.") from None
+        await self._send_replay(interaction, parsed, f"Imported {get_game(parsed.game).title} record")
 
     async def _send_replay(self, interaction: discord.Interaction, record: Record, title: str) -> None:
         try:
-            gif, chart, summary = await asyncio.to_thread(replay_files, record)
+            gif, chart, summary = await workers.run(replay_files, record, timeout=IMPORT_SECONDS * 3)
+        except workers.WorkTooLong:
+            raise errors.SessionError("That replay took too long to draw.") from None
         except GameError as error:
-            await interaction.followup.send(f"That record does not replay: {error}", ephemeral=True)
-            return
-        lines = [f"**{title}** — {summary['moves']} moves"]
-        outcome = summary["outcome"]
+            raise RecordError(f"That record does not replay: {error}") from None
+        lines = [f"**{words.escape(title)}** — {words.counted(summary.moves, 'move')}"]
         for seat, player in enumerate(record.players):
-            won = outcome and seat in outcome["winners"] and seat not in outcome["forfeited"]
-            mark = " 🏆" if won else ""
-            lines.append(f"{player}: {summary['scores'][seat]}{mark}")
-        if not summary["finished"]:
+            won = " 🏆" if summary.won(seat) else ""
+            lines.append(f"{words.escape(words.short(player))}: {summary.scores[seat]}{won}")
+        if not summary.finished:
             lines.append("(the record stops before the end of the game)")
-        files = [
-            discord.File(io.BytesIO(gif), filename=f"{self.game_name}-replay.gif"),
-            discord.File(io.BytesIO(chart), filename=f"{self.game_name}-scores.png"),
+        attachments = [
+            discord.File(io.BytesIO(gif), filename=f"{record.game}-replay.gif"),
+            discord.File(io.BytesIO(chart), filename=f"{record.game}-scores.png"),
         ]
-        await interaction.followup.send("\n".join(lines)[:2000], files=files)
-
-    # -- errors ------------------------------------------------------------------------------
-
-    async def cog_app_command_error(
-        self, interaction: discord.Interaction, error: app_commands.AppCommandError
-    ) -> None:
-        await handle_command_error(interaction, error)
+        await interaction.followup.send(
+            words.clip("\n".join(lines)), files=attachments, allowed_mentions=replies.NO_PINGS
+        )
 
 
-async def handle_command_error(interaction: discord.Interaction, error: Exception) -> None:
-    """Refusals become ephemeral messages; anything else is logged and the user is told that
-    nothing was recorded."""
-    original = getattr(error, "original", error)
-    if isinstance(original, errors.SessionError | GameError):
-        await ui.send_error(interaction, str(original))
-        return
-    if isinstance(original, app_commands.TransformerError | app_commands.CheckFailure):
-        await ui.send_error(interaction, str(original))
-        return
-    log.error(
-        "unexpected error in /%s", getattr(interaction.command, "qualified_name", "?"), exc_info=original
-    )
-    await ui.send_error(interaction, ui.NOTHING_RECORDED)
+def read_record(text: str, hosted: tuple[str, ...]) -> Record:
+    """An uploaded record, read and replayed (in a worker process): a bad one is refused with
+    what is wrong, before anything is drawn."""
+    parsed = Record.from_text(text)
+    other = get_game(parsed.game)
+    if other.name not in hosted:
+        raise RecordError(f"That is a {other.title} record; use `/{other.name} import`.")
+    try:
+        records.final_state(other, parsed)
+    except GameError as error:
+        raise RecordError(f"That record does not replay: {error}") from None
+    return parsed
 
 
 def rules_picture(game: Game[Any, Any]) -> bytes:
     """A board from the first moves of a seeded computer game, for ``/game rules``."""
-    state = game.new(game.min_players, game.Options(), seed=1)
-    player = ai.GreedyPlayer(1)
-    for _ in range(RULES_PICTURE_MOVES):
-        if game.to_act(state) is None:
-            break
-        state, _ = game.apply(state, player.choose(game, state))
+    state = ai.greedy_states(game, game.min_players, seed=1, plies=RULES_PICTURE_MOVES)[-1]
     names = [f"Player {seat + 1}" for seat in range(game.players(state))]
     return renderers.board_png(game.name, game.view(state, None), names)

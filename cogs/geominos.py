@@ -9,50 +9,33 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
-from cogs.base import GameCog
+from cogs.base import GameCog, option_choices, option_help
 
 if TYPE_CHECKING:
     from bot.client import TilehostBot
 
-MODE_CHOICES = [
-    app_commands.Choice(name="Five-Tile: hold 5, draw after each placement (default)", value="five"),
-    app_commands.Choice(name="All-Tile: every tile dealt before play", value="all"),
-    app_commands.Choice(name="One-Tile: draw one tile and place it", value="one"),
-]
-CLOCK_CHOICES = [
-    app_commands.Choice(
-        name="live: 1-3 minutes a move, +5 and one more minute, then forfeit (default)", value="live"
-    ),
-    app_commands.Choice(name="async: hours a move, +5 and the same time again, then forfeit", value="async"),
-]
-MINUTE_CHOICES = [
-    app_commands.Choice(name="1 minute (advanced)", value=1),
-    app_commands.Choice(name="2 minutes (intermediate, default)", value=2),
-    app_commands.Choice(name="3 minutes (beginners)", value=3),
-]
-MATCH_CHOICES = [
-    app_commands.Choice(name="off: one game (default)", value="off"),
-    app_commands.Choice(name="on: one game per player, the starter rotating, points add up", value="on"),
-]
+GAME = "geominos"
 
 
-class GeominosCog(
-    GameCog, group_name="geominos", group_description="Geominos: match pips, avoid light squares"
-):
+class GeominosCog(GameCog, group_name=GAME, group_description="Geominos: match pips, avoid light squares"):
     """Geominos in Discord: the lobby with the game's options."""
 
-    game_name = "geominos"
+    game_name = GAME
 
     @app_commands.command(description="Open a Geominos lobby (2-4 players; fewest points wins).")
     @app_commands.describe(
-        mode="How the tiles are given out",
-        clock="Live minutes per move, or async hours per move",
-        minutes="Live clock: minutes per move",
+        mode=option_help(GAME, "mode"),
+        clock=option_help(GAME, "clock"),
+        minutes=option_help(GAME, "minutes"),
         hours="Async clock: hours per move (1-168, default 24)",
-        match="Match play: as many games as players",
+        match=option_help(GAME, "match"),
     )
-    @app_commands.choices(mode=MODE_CHOICES, clock=CLOCK_CHOICES, match=MATCH_CHOICES)
-    @app_commands.choices(minutes=MINUTE_CHOICES)
+    @app_commands.choices(
+        mode=option_choices(GAME, "mode"),
+        clock=option_choices(GAME, "clock"),
+        minutes=option_choices(GAME, "minutes"),
+        match=option_choices(GAME, "match"),
+    )
     async def new(
         self,
         interaction: discord.Interaction,
@@ -62,8 +45,10 @@ class GeominosCog(
         hours: app_commands.Range[int, 1, 168] | None = None,
         match: str | None = None,
     ) -> None:
+        if clock == "async" and hours is None:
+            hours = self.bot.settings.turn_hours  # the server's default async clock
         options = {"mode": mode, "clock": clock, "minutes": minutes, "hours": hours, "match": match}
-        clock_hours = (hours or 24) if clock == "async" else None
+        clock_hours = hours if clock == "async" else None
         await self.open_lobby(interaction, options, clock_hours)
 
 

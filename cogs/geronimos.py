@@ -8,39 +8,31 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
-from cogs.base import GameCog
+from cogs.base import CLOCK_HELP, GameCog, option_choices, option_help
 
 if TYPE_CHECKING:
     from bot.client import TilehostBot
 
-BAG_CHOICES = [
-    app_commands.Choice(name=f"{size} cards{' (default)' if size == 40 else ''}", value=size)
-    for size in (20, 30, 40, 60, 80, 120)
-]
-LEADER_CHOICES = [
-    app_commands.Choice(name=f"{count} Leaders{' (default)' if count == 4 else ''}", value=count)
-    for count in range(7)
-]
-TABLE_CHOICES = [
-    app_commands.Choice(name="rings: one contact only outside a full ring (default)", value="rings"),
-    app_commands.Choice(name="open: one contact wherever a cell touches one card", value="open"),
-]
+GAME = "geronimos"
 
 
-class GeronimosCog(GameCog, group_name="geronimos", group_description="Geronimos: surround an enemy card"):
+class GeronimosCog(GameCog, group_name=GAME, group_description="Geronimos: surround an enemy card"):
     """Geronimos in Discord: lobby options and the discard action."""
 
-    game_name = "geronimos"
+    game_name = GAME
 
     @app_commands.command(description="Open a Geronimos lobby (2 players: Blue cavalry and Red).")
     @app_commands.describe(
-        bag="Distinct number cards in each bag (the same cards for both players)",
-        leaders="Wild Leader cards in each bag",
-        table="Where a card may touch just one card",
-        clock_hours="Hours allowed for each move (0: no clock; default: the server's)",
+        bag=option_help(GAME, "bag"),
+        leaders=option_help(GAME, "leaders"),
+        table=option_help(GAME, "table"),
+        clock_hours=CLOCK_HELP,
     )
-    @app_commands.choices(bag=BAG_CHOICES, leaders=LEADER_CHOICES)
-    @app_commands.choices(table=TABLE_CHOICES)
+    @app_commands.choices(
+        bag=option_choices(GAME, "bag"),
+        leaders=option_choices(GAME, "leaders"),
+        table=option_choices(GAME, "table"),
+    )
     async def new(
         self,
         interaction: discord.Interaction,

@@ -1,4 +1,5 @@
-"""`/games`, `/help` and `/settings`: what can be played, what is running, how it works."""
+"""`/games`, `/help`, `/settings` (a player's own) and `/tilehost` (a server's): what can be
+played, what is running, how it works, and the settings."""
 
 from __future__ import annotations
 
@@ -8,8 +9,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import ui
-from cogs.base import handle_command_error
+from bot import errors, words
+from bot.sessions import Status
+from bot.ui import replies
 from games import registry
 
 if TYPE_CHECKING:
@@ -32,30 +34,29 @@ class LobbyCog(commands.Cog):
                 continue
             embed.add_field(
                 name=f"{game.title} — /{game.name}",
-                value=f"{game.min_players}–{game.max_players} players. Start: `/{game.name} new`",
+                value=f"{words.players_range(game)}. Start: `/{game.name} new`",
                 inline=False,
             )
         running = self.bot.service.in_channel(interaction.channel_id or 0)
-        if running:
-            lines = []
-            for session in running:
-                state = (
-                    "lobby" if session.status == "lobby" else f"{ui.name(session, session.to_act())} to play"
-                )
-                lines.append(f"{session.game.title} #{session.id}: {len(session.seats)} players, {state}")
-            embed.add_field(name="Running here", value="\n".join(lines)[:1024], inline=False)
-        else:
-            embed.add_field(name="Running here", value="Nothing yet.", inline=False)
+        lines = []
+        for session in running:
+            if session.status is Status.LOBBY:
+                what = "lobby, " + words.counted(len(session.seats), "player")
+            else:
+                place = f" in <#{session.row.thread_id}>" if session.row.thread_id else ""
+                what = f"{words.name(session, session.to_act())} to play{place}"
+            lines.append(f"{session.game.title} #{session.id}: {what}")
+        embed.add_field(name="Running here", value="\n".join(lines)[:1024] or "Nothing yet.", inline=False)
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
     @app_commands.command(name="help", description="How Tilehost works.")
     async def help(self, interaction: discord.Interaction) -> None:
         text = (
-            "**Tilehost** hosts tile-placement board games in this channel.\n"
-            "1. `/<game> new` opens a lobby (pick the options there); others `/<game> join` or press Join; "
-            "the host may fill seats with `/<game> computer`.\n"
-            "2. The host starts with `/<game> start`. The board is posted after every turn, and the player "
-            "to act is mentioned.\n"
+            "**Tilehost** hosts tile-placement board games in this server.\n"
+            "1. `/<game> new` opens a lobby here (pick the options there); others press Join or use "
+            "`/<game> join`; the host may fill seats with `/<game> computer`.\n"
+            "2. The host starts the game: it plays in its own thread, where each turn gets one board and "
+            "the player whose turn starts is mentioned. The result comes back to this channel.\n"
             "3. Play with `/<game> play` — autocomplete lists your legal moves, best first. "
             "`/<game> hand` shows your tiles (only to you), `/<game> hint` suggests a move, "
             "`/<game> rules` explains the game and its notation.\n"
@@ -73,10 +74,35 @@ class LobbyCog(commands.Cog):
         state = "on" if direct_messages else "off"
         await interaction.response.send_message(f"Reminders by direct message are {state}.", ephemeral=True)
 
-    async def cog_app_command_error(
-        self, interaction: discord.Interaction, error: app_commands.AppCommandError
-    ) -> None:
-        await handle_command_error(interaction, error)
+    server = app_commands.Group(
+        name="tilehost",
+        description="Server settings and moderation for Tilehost.",
+        guild_only=True,
+        default_permissions=discord.Permissions(manage_channels=True),
+    )
+
+    @server.command(
+        name="threads", description="Play each game in its own thread (on), or in its channel (off)."
+    )
+    @app_commands.checks.has_permissions(manage_guild=True)
+    async def threads(self, interaction: discord.Interaction, enabled: bool) -> None:
+        assert interaction.guild_id is not None  # guild_only
+        await self.bot.service.storage.set_threads(interaction.guild_id, enabled)
+        where = "in their own threads" if enabled else "in their channels"
+        await interaction.response.send_message(f"New games in this server play {where}.", ephemeral=True)
+
+    @server.command(
+        name="abort", description="Moderators: call off any game in this server (no result is kept)."
+    )
+    @app_commands.describe(game_id="The game's number (see /games)")
+    @app_commands.checks.has_permissions(manage_channels=True)
+    async def abort(self, interaction: discord.Interaction, game_id: int) -> None:
+        await replies.defer_private(interaction)
+        session = self.bot.service.get(game_id)
+        if session is None or session.row.guild_id != interaction.guild_id:
+            raise errors.NoGameHere(f"There is no running game #{game_id} in this server.")
+        await self.bot.service.abort(session, interaction.user.id, moderator=True)
+        await replies.private(interaction, words.aborted(session))
 
 
 async def setup(bot: TilehostBot) -> None:

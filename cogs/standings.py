@@ -10,7 +10,6 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.storage import HistoryRow, LeaderRow, SolvedTarget, SolverRow, Stats
-from cogs.base import handle_command_error, refusals
 from games import registry
 from games.core import Game
 from games.errors import UnknownGameError
@@ -185,8 +184,12 @@ def _duration(seconds: float) -> str:
 def history_line(row: HistoryRow) -> str:
     """One finished game in a player's history, with a link to its last board."""
     game = registry.get(row.game)
-    place = "won" if row.won else f"{_ordinal(row.rank)} of {row.players}"
-    line = f"**{game.title}** #{row.game_id} — {place}, {row.score} pts — <t:{int(row.finished_at)}:R>"
+    if is_solitaire(game):
+        # one seat: no ranks, and no points to speak of
+        result = ("solved with hints" if row.helped else "solved") if row.won else "gave up"
+    else:
+        result = ("won" if row.won else f"{_ordinal(row.rank)} of {row.players}") + f", {row.score} pts"
+    line = f"**{game.title}** #{row.game_id} — {result} — <t:{int(row.finished_at)}:R>"
     if row.message_id:
         guild = row.guild_id if row.guild_id else "@me"
         line += f" — [board](https://discord.com/channels/{guild}/{row.channel_id}/{row.message_id})"
@@ -221,11 +224,10 @@ class StandingsCog(commands.Cog):
     async def leaderboard(
         self, interaction: discord.Interaction, game: str, scope: str = "server", sort: str = "rating"
     ) -> None:
-        async with refusals(interaction):
-            chosen = _game(self.bot, game)
-            guild_id = interaction.guild_id if scope == "server" else None
-            embed, view = await leaderboard_page(self.bot, chosen.name, guild_id, sort, 0)
-            await interaction.response.send_message(embed=embed, view=view)
+        chosen = _game(self.bot, game)
+        guild_id = interaction.guild_id if scope == "server" else None
+        embed, view = await leaderboard_page(self.bot, chosen.name, guild_id, sort, 0)
+        await interaction.response.send_message(embed=embed, view=view)
 
     @leaderboard.autocomplete("game")
     async def _leaderboard_game(
@@ -242,27 +244,26 @@ class StandingsCog(commands.Cog):
     async def stats(
         self, interaction: discord.Interaction, player: discord.User | None = None, game: str | None = None
     ) -> None:
-        async with refusals(interaction):
-            who = player or interaction.user
-            names = self.bot.standing_games
-            games = [_game(self.bot, game)] if game else [registry.get(name) for name in names]
-            embed = discord.Embed(title=f"Stats of {who.display_name}")
-            for chosen in games:
-                stats = await self.bot.service.storage.stats(
-                    who.id, chosen.name, interaction.guild_id, chosen.lower_is_better
+        who = player or interaction.user
+        names = self.bot.standing_games
+        games = [_game(self.bot, game)] if game else [registry.get(name) for name in names]
+        embed = discord.Embed(title=f"Stats of {who.display_name}")
+        for chosen in games:
+            stats = await self.bot.service.storage.stats(
+                who.id, chosen.name, interaction.guild_id, chosen.lower_is_better
+            )
+            if stats.games or game:
+                embed.add_field(name=chosen.title, value=stats_field(chosen, stats), inline=False)
+            if is_solitaire(chosen) and (stats.games or game):
+                solved = await self.bot.service.storage.solved_targets(
+                    who.id, chosen.name, interaction.guild_id
                 )
-                if stats.games or game:
-                    embed.add_field(name=chosen.title, value=stats_field(chosen, stats), inline=False)
-                if is_solitaire(chosen) and (stats.games or game):
-                    solved = await self.bot.service.storage.solved_targets(
-                        who.id, chosen.name, interaction.guild_id
-                    )
-                    embed.add_field(
-                        name=f"{chosen.title}: targets solved", value=solved_field(solved), inline=False
-                    )
-            if not embed.fields:
-                embed.description = "No finished games here yet."
-            await interaction.response.send_message(embed=embed)
+                embed.add_field(
+                    name=f"{chosen.title}: targets solved", value=solved_field(solved), inline=False
+                )
+        if not embed.fields:
+            embed.description = "No finished games here yet."
+        await interaction.response.send_message(embed=embed)
 
     @stats.autocomplete("game")
     async def _stats_game(
@@ -273,19 +274,13 @@ class StandingsCog(commands.Cog):
     @app_commands.command(description="A player's recent games, with links to their final boards.")
     @app_commands.describe(player="Whose games (default: yours)")
     async def history(self, interaction: discord.Interaction, player: discord.User | None = None) -> None:
-        async with refusals(interaction):
-            who = player or interaction.user
-            rows = await self.bot.service.storage.history(who.id, interaction.guild_id, limit=10)
-            embed = discord.Embed(title=f"Recent games of {who.display_name}")
-            embed.description = "\n".join(history_line(row) for row in rows) or "No finished games here yet."
-            if rows:
-                embed.set_footer(text="Watch one again with /<game> replay game_id:<number>")
-            await interaction.response.send_message(embed=embed)
-
-    async def cog_app_command_error(
-        self, interaction: discord.Interaction, error: app_commands.AppCommandError
-    ) -> None:
-        await handle_command_error(interaction, error)
+        who = player or interaction.user
+        rows = await self.bot.service.storage.history(who.id, interaction.guild_id, limit=10)
+        embed = discord.Embed(title=f"Recent games of {who.display_name}")
+        embed.description = "\n".join(history_line(row) for row in rows) or "No finished games here yet."
+        if rows:
+            embed.set_footer(text="Watch one again with /<game> replay game_id:<number>")
+        await interaction.response.send_message(embed=embed)
 
 
 async def setup(bot: TilehostBot) -> None:

@@ -4,37 +4,24 @@ and the steps of a turn: ``goal``, ``tiles``, placements through the shared ``pl
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
 
-from cogs.base import GameCog, MoveTransformer
+from cogs.base import CLOCK_HELP, GameCog, MoveTransformer
 
 if TYPE_CHECKING:
     from bot.client import TilehostBot
 
 
-class KindTransformer(MoveTransformer):
-    """Autocomplete of only the legal moves that start with ``prefix`` (e.g. ``score``), best
-    first, with their labels (a score shows its points); the value is passed through as typed."""
-
-    prefix: ClassVar[str] = ""
-
-    async def autocomplete(  # type: ignore[override]
-        self, interaction: discord.Interaction, value: str
-    ) -> list[app_commands.Choice[str]]:
-        choices = await super().autocomplete(interaction, f"{self.prefix} {value}")
-        return [choice for choice in choices if choice.value.startswith(self.prefix)]
-
-
-class ScoreTransformer(KindTransformer):
+class ScoreTransformer(MoveTransformer):
     """The goal cards that can be scored right now, each with its region and points."""
 
     prefix = "score"
 
 
-class DiscardTransformer(KindTransformer):
+class DiscardTransformer(MoveTransformer):
     """The tiles and goal cards that may be discarded at the end of the turn."""
 
     prefix = "discard"
@@ -56,9 +43,7 @@ class TileUpCog(GameCog, group_name="tileup", group_description="Tile Up!: stack
     game_name = "tileup"
 
     @app_commands.command(description="Open a Tile Up! lobby (2–4 players).")
-    @app_commands.describe(
-        clock_hours="Hours allowed for each turn step (0: no clock; default: the server's)"
-    )
+    @app_commands.describe(clock_hours=CLOCK_HELP)
     async def new(
         self,
         interaction: discord.Interaction,

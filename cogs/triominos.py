@@ -8,46 +8,32 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
-from cogs.base import GameCog
+from cogs.base import CLOCK_HELP, GameCog, option_choices, option_help
 
 if TYPE_CHECKING:
     from bot.client import TilehostBot
 
-TARGET_CHOICES = [
-    app_commands.Choice(name=f"{target} points{' (default)' if target == 400 else ''}", value=target)
-    for target in (200, 300, 400, 500)
-]
-MAX_DRAWS_CHOICES = [
-    app_commands.Choice(name="unlimited: draw until a tile fits (default)", value="unlimited"),
-    app_commands.Choice(name="3: after three draws without a fit, −10 and pass", value="3"),
-]
+GAME = "triominos"
 
 
-class TriominosCog(GameCog, group_name="triominos", group_description="Tri-Ominos: match every corner"):
+class TriominosCog(GameCog, group_name=GAME, group_description="Tri-Ominos: match every corner"):
     """Tri-Ominos in Discord: lobby options, drawing from the well and passing."""
 
-    game_name = "triominos"
+    game_name = GAME
 
     @app_commands.command(description="Open a Tri-Ominos lobby (2–6 players).")
     @app_commands.describe(
-        target="The score that ends the game (the round is finished first)",
-        max_draws="How many tiles one turn may draw from the well",
-        clock_hours="Hours allowed for each move (0: no clock; default: the server's)",
+        target=option_help(GAME, "target"), max_draws=option_help(GAME, "max_draws"), clock_hours=CLOCK_HELP
     )
-    @app_commands.choices(target=TARGET_CHOICES)
-    @app_commands.choices(max_draws=MAX_DRAWS_CHOICES)
+    @app_commands.choices(target=option_choices(GAME, "target"), max_draws=option_choices(GAME, "max_draws"))
     async def new(
         self,
         interaction: discord.Interaction,
-        target: app_commands.Choice[int] | None = None,
-        max_draws: app_commands.Choice[str] | None = None,
+        target: int | None = None,
+        max_draws: str | None = None,
         clock_hours: app_commands.Range[int, 0, 168] | None = None,
     ) -> None:
-        options = {
-            "target": None if target is None else target.value,
-            "max_draws": None if max_draws is None else max_draws.value,
-        }
-        await self.open_lobby(interaction, options, clock_hours)
+        await self.open_lobby(interaction, {"target": target, "max_draws": max_draws}, clock_hours)
 
     @app_commands.command(description="Nothing fits: draw from the well (−5 each) until a tile fits.")
     async def draw(self, interaction: discord.Interaction) -> None:

@@ -18,7 +18,7 @@ from typing import Any, TextIO
 
 from games import ai, records, registry
 from games.ai.match import play_match
-from games.core import Game
+from games.core import Game, event_phrase
 from games.errors import GameError
 
 
@@ -45,20 +45,20 @@ def cmd_replay(args: argparse.Namespace) -> int:
     record = records.Record.from_text(Path(args.file).read_text(encoding="utf-8"))
     summary = records.summary(record)
     if args.json:
-        print(json.dumps(summary, indent=2))
+        print(json.dumps(summary.to_dict(), indent=2))
     else:
         print(_summary_text(summary))
     return 0
 
 
-def _summary_text(summary: dict[str, Any]) -> str:
-    lines = [f"{summary['game']}: {summary['moves']} moves"]
-    for name, score in zip(summary["players"], summary["scores"], strict=True):
+def _summary_text(summary: records.Summary) -> str:
+    lines = [f"{summary.game}: {summary.moves} moves"]
+    for name, score in zip(summary.players, summary.scores, strict=True):
         lines.append(f"  {name}: {score}")
-    outcome = summary["outcome"]
+    outcome = summary.outcome
     if outcome:
-        winners = ", ".join(summary["players"][seat] for seat in outcome["winners"])
-        lines.append(f"  {'draw' if outcome['draw'] else 'winner'}: {winners} ({outcome['reason']})")
+        winners = ", ".join(summary.players[seat] for seat in outcome.winners)
+        lines.append(f"  {'draw' if outcome.is_draw else 'winner'}: {winners} ({outcome.reason})")
     else:
         lines.append("  (not finished)")
     return "\n".join(lines)
@@ -110,7 +110,7 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
             "decisions": list(result.decisions),
             "slowest_decision_seconds": [round(seconds, 3) for seconds in result.slowest],
         }
-        print(json.dumps({**summary, **timing, "record": record.to_text()}, indent=2))
+        print(json.dumps({**summary.to_dict(), **timing, "record": record.to_text()}, indent=2))
     else:
         print(record.to_text())
         print(_summary_text(summary))
@@ -143,7 +143,7 @@ def play_terminal(
         record = record.with_move(seat, game.format_move(state, move))
         state, events = game.apply(state, move)
         for event in events:
-            print(f"  {event.text}", file=out)
+            print(f"  {event_phrase(game, event, names)}", file=out)
     outcome = game.outcome(state)
     print(f"\nGame over: {outcome.to_dict() if outcome else '-'}", file=out)
     return record

@@ -84,9 +84,7 @@ class Event:
     the points it moved, ``count`` how many things and ``subject`` which thing, in notation.
     """
 
-    kind: EventKind | str
-    text: str = ""
-    """Deprecated: the old sentence form, kept only while games move to reasons."""
+    kind: EventKind
     seat: Seat | None = None
     points: int = 0
     reason: str = ""
@@ -446,6 +444,11 @@ class Game(ABC, Generic[StateT, MoveT]):
             self._compute_legal
         )
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """A game pickles as its class (its only state is a cache), so that worker processes
+        receive it with the states they work on."""
+        return (type(self), ())
+
     # -- identity and setup -------------------------------------------------------------
 
     def new(
@@ -713,7 +716,7 @@ def event_phrase(game: Game[Any, Any], event: Event, names: Sequence[str]) -> st
     """The words of ``event`` with display names put in (see :attr:`Game.phrases`)."""
     template = game.phrases.get(event.reason) or COMMON_PHRASES.get(event.reason)
     if template is None:
-        return event.text or event.reason
+        return event.reason
     return fill_phrase(template, names, seat=event.seat, other=event.other, points=event.points,
                        count=event.count, subject=event.subject)
 

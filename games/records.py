@@ -27,11 +27,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games import registry
-from games.core import Event, Game, Seat
-from games.errors import GameError, RecordError
+from games.core import Event, Game, Outcome, Seat
+from games.errors import GameError, RecordError, quote
 
 TIMEOUT = "!timeout"
 RESIGN = "!resign"
+MAX_MOVES = 200_000
+"""The most record lines a record may hold (a real game has a few hundred)."""
+MAX_HEADER_VALUE = 20_000
+"""The longest header value (JSON) a record may hold."""
+MAX_JSON_DEPTH = 20
+"""How deeply a header value may nest lists and objects."""
 
 
 @dataclass(frozen=True)
@@ -54,15 +60,12 @@ class Record:
     moves: tuple[RecordedMove, ...] = field(default=())
 
     def with_move(self, seat: Seat, text: str) -> Record:
-        """This record with one more line."""
-        return Record(
-            self.game,
-            self.options,
-            self.players,
-            self.seed,
-            self.deal,
-            (*self.moves, RecordedMove(seat, text)),
-        )
+        """This record with one more line (a copy: to add many, use :meth:`with_moves`)."""
+        return self.with_moves((*self.moves, RecordedMove(seat, text)))
+
+    def with_moves(self, moves: Sequence[RecordedMove]) -> Record:
+        """This record's header with ``moves`` as its lines."""
+        return Record(self.game, self.options, self.players, self.seed, self.deal, tuple(moves))
 
     def to_text(self) -> str:
         """The record as text (see the module docstring)."""
@@ -93,22 +96,14 @@ class Record:
                     if header:
                         in_header = False
                     continue
-                key, sep, value = line.partition(":")
-                if not sep:
-                    raise RecordError(f"Line {number}: expected 'key: value' in the header, got {raw!r}.")
-                try:
-                    header[key.strip().lower()] = json.loads(value.strip())
-                except json.JSONDecodeError:
-                    raise RecordError(
-                        f"Line {number}: the value of {key.strip()!r} is not valid JSON."
-                    ) from None
+                key, value = _header_line(number, raw)
+                header[key] = value
                 continue
             if not line:
                 continue
-            seat_text, _, move_text = line.partition(" ")
-            if not seat_text.isdigit() or not move_text.strip():
-                raise RecordError(f"Line {number}: expected '<seat> <move>', got {raw!r}.")
-            moves.append(RecordedMove(int(seat_text), move_text.strip()))
+            moves.append(_move_line(number, raw))
+            if len(moves) > MAX_MOVES:
+                raise RecordError(f"The record has more than {MAX_MOVES} moves; no real game is that long.")
         return cls._from_header(header, tuple(moves))
 
     @classmethod
@@ -126,6 +121,40 @@ class Record:
         if seed is not None and not isinstance(seed, int):
             raise RecordError("The 'seed:' line must be a whole number or null.")
         return cls(game, options, tuple(players), seed, header.get("deal"), moves)
+
+
+def _header_line(number: int, raw: str) -> tuple[str, Any]:
+    key, sep, value = raw.strip().partition(":")
+    if not sep:
+        raise RecordError(f"Line {number}: expected 'key: value' in the header, got {quote(raw)}.")
+    name = key.strip().lower()
+    if len(value) > MAX_HEADER_VALUE:
+        raise RecordError(f"Line {number}: the value of {quote(name)} is too long.")
+    if _nesting(value) > MAX_JSON_DEPTH:
+        raise RecordError(f"Line {number}: the value of {quote(name)} nests too deeply.")
+    try:
+        return name, json.loads(value.strip())
+    except (ValueError, RecursionError):  # bad JSON, or a number too long to read
+        raise RecordError(f"Line {number}: the value of {quote(name)} is not valid JSON.") from None
+
+
+def _nesting(text: str) -> int:
+    """How deeply JSON text nests brackets (an upper bound: brackets in strings count too)."""
+    depth = deepest = 0
+    for char in text:
+        if char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    return deepest
+
+
+def _move_line(number: int, raw: str) -> RecordedMove:
+    seat_text, _, move_text = raw.strip().partition(" ")
+    if not seat_text.isdecimal() or len(seat_text) > 2 or not move_text.strip():
+        raise RecordError(f"Line {number}: expected '<seat> <move>', got {quote(raw)}.")
+    return RecordedMove(int(seat_text), move_text.strip())
 
 
 @dataclass
@@ -163,9 +192,11 @@ def play_line(game: Game[Any, Any], state: Any, line: RecordedMove) -> tuple[Any
         return game.resign(state, line.seat)
     to_act = game.to_act(state)
     if to_act is None:
-        raise RecordError(f"The game is already over; {line.text!r} cannot be played.")
+        raise RecordError(f"The game is already over; {quote(line.text)} cannot be played.")
     if line.seat != to_act:
-        raise RecordError(f"It is seat {to_act}'s turn, not seat {line.seat}'s ({line.text!r}).")
+        raise RecordError(
+            f"It is player {to_act + 1}'s turn, not player {line.seat + 1}'s ({quote(line.text)})."
+        )
     if line.text == TIMEOUT:
         return game.on_timeout(state)
     move = game.parse_move(state, line.text)
@@ -183,6 +214,19 @@ def iter_replay(record: Record) -> Iterator[tuple[int, RecordedMove, Any, tuple[
         yield index, line, state, events
 
 
+def final_state(game: Game[Any, Any], record: Record) -> Any:
+    """The state after every line of ``record`` (played by ``game``), keeping no other state:
+    linear in the record's length, for restoring long games."""
+    options = game.Options.from_dict(record.options)
+    state = game.new(len(record.players), options, seed=record.seed, deal=record.deal)
+    for index, line in enumerate(record.moves, start=1):
+        try:
+            state, _ = play_line(game, state, line)
+        except GameError as error:
+            raise RecordError(f"Move {index} ({line.seat} {quote(line.text)}): {error}") from error
+    return state
+
+
 def replay(record: Record) -> Replay:
     """Replay ``record`` from its header; raises :class:`RecordError` at the first bad line."""
     game, state = start(record)
@@ -193,19 +237,47 @@ def replay(record: Record) -> Replay:
     return result
 
 
-def summary(record: Record) -> dict[str, Any]:
-    """The final scores and outcome of a record as a JSON-ready dict."""
-    result = replay(record)
-    game = result.game
-    outcome = game.outcome(result.final)
-    return {
-        "game": game.name,
-        "players": list(record.players),
-        "moves": len(record.moves),
-        "scores": list(game.scores(result.final)),
-        "finished": outcome is not None,
-        "outcome": outcome.to_dict() if outcome else None,
-    }
+@dataclass(frozen=True)
+class Summary:
+    """How a record ends: its players, how many moves, the final scores and the outcome (None
+    when the record stops before the end of the game)."""
+
+    game: str
+    players: tuple[str, ...]
+    moves: int
+    scores: tuple[int, ...]
+    outcome: Outcome | None
+
+    @property
+    def finished(self) -> bool:
+        """True when the record reaches the end of the game."""
+        return self.outcome is not None
+
+    def won(self, seat: Seat) -> bool:
+        """True when ``seat`` is among the winners (and did not forfeit)."""
+        return (
+            self.outcome is not None and seat in self.outcome.winners and seat not in self.outcome.forfeited
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready form (``python -m games replay --json``)."""
+        return {
+            "game": self.game,
+            "players": list(self.players),
+            "moves": self.moves,
+            "scores": list(self.scores),
+            "finished": self.finished,
+            "outcome": self.outcome.to_dict() if self.outcome else None,
+        }
+
+
+def summary(record: Record, replayed: Replay | None = None) -> Summary:
+    """The final scores and outcome of ``record`` (replayed here unless ``replayed`` is given)."""
+    result = replayed or replay(record)
+    game, final = result.game, result.final
+    return Summary(
+        game.name, tuple(record.players), len(record.moves), tuple(game.scores(final)), game.outcome(final)
+    )
 
 
 def new_record(

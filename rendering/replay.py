@@ -66,9 +66,10 @@ def replay_gif(game: str, views: Sequence[Any], players: Sequence[str]) -> bytes
     return buffer.getvalue()
 
 
-def replay_files(record: Any) -> tuple[bytes, bytes, dict[str, Any]]:
+def replay_files(record: Any) -> tuple[bytes, bytes, Any]:
     """Replay a :class:`games.records.Record` (validating it move by move) into an animated GIF,
-    the game's chart as PNG (:meth:`rendering.base.Renderer.chart`) and its summary. Raises
+    the game's chart as PNG (:meth:`rendering.base.Renderer.chart`) and its
+    :class:`games.records.Summary`. Raises
     :class:`games.errors.RecordError` for a bad record."""
     from games import records
 
@@ -80,4 +81,4 @@ def replay_files(record: Any) -> tuple[bytes, bytes, dict[str, Any]]:
     scores = [tuple(game.scores(state)) for state in result.states]
     label = " (fewest wins)" if game.lower_is_better else ""
     chart = renderer(game.name).chart(views, scores, names, f"{game.title} · scores{label}")
-    return gif, to_png(chart), records.summary(record)
+    return gif, to_png(chart), records.summary(record, result)

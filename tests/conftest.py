@@ -12,14 +12,15 @@ from pathlib import Path
 
 import pytest
 
-from bot.client import TilehostBot, create_bot
-from bot.settings import Settings
+from bot import workers
+from bot.client import TilehostBot
 from bot.storage import Storage
+from tests.e2e.helpers import build_bot
 from tests.support.postgres import PostgresServer, PostgresUnavailable
 
 BACKENDS = ("sqlite", "postgresql")
 
-TEST_EXTENSIONS = ("cogs.lobby", "cogs.standings", "tests.support.tinycog")
+TEST_EXTENSIONS = ("cogs.lobby", "cogs.standings", "tests.support.tiny.cog")
 SETTLE_SECONDS = 60.0
 """How long SimCord waits for the bot to finish its work after each step. Its default, five
 seconds, is too short on a loaded two-core machine (a whole replay is drawn in one step); a
@@ -40,6 +41,17 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         if isinstance(leftover, Storage) and not leftover.closed and leftover.dialect == "sqlite":
             with contextlib.suppress(Exception):
                 asyncio.run(leftover.close())
+
+
+@pytest.fixture(scope="session", autouse=True)
+def worker_pool() -> Iterator[None]:
+    """The worker processes, started before any SimCord clock stands still (see ``warm``). They
+    load the test-only Tiny Tiles game too: rules pictures, replays and imports look a game up by
+    its name in the worker, where only the shipped games are registered otherwise."""
+    workers.PRELOAD = (*workers.PRELOAD, "tests.support.tinycog")
+    workers.warm()
+    yield
+    workers.shutdown()
 
 
 @pytest.fixture(scope="session")
@@ -79,8 +91,7 @@ def make_bot(db_path: str) -> Callable[..., TilehostBot]:
     seeds = itertools.count(1000)
 
     def build(extensions: Sequence[str] = TEST_EXTENSIONS, turn_hours: int = 24) -> TilehostBot:
-        settings = Settings(token="test-token", db_path=db_path, turn_hours=turn_hours)
-        return create_bot(settings, extensions=extensions, seed_source=lambda: next(seeds))
+        return build_bot(db_path, extensions, lambda: next(seeds), turn_hours=turn_hours)
 
     return build
 

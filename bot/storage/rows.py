@@ -110,11 +110,13 @@ class GameRow:
     started_at: float | None = None
     variant: str | None = None
     """What standings group this game's results by besides the game (``Game.variant``)."""
+    thread_id: int | None = None
+    """The thread the game plays in (None: its channel)."""
 
     COLUMNS: ClassVar[str] = (
         "id, game, guild_id, channel_id, host_id, status, options, seed, deal, turn_seconds, ply, "
         "snapshot, deadline, reminder_at, outcome, message_id, created_at, updated_at, finished_at, "
-        "started_at, variant"
+        "started_at, variant, thread_id"
     )
     """The ``games`` columns :meth:`from_row` reads."""
 
@@ -257,8 +259,10 @@ class HistoryRow:
     players: int
     won: bool
     finished_at: float
+    helped: bool = False
+    """The result came with help (a solitaire solved with hints)."""
 
     @classmethod
     def from_row(cls, row: Row) -> HistoryRow:
         """A line of the history query."""
-        return _build(cls, row, players=_count, won=bool)
+        return _build(cls, row, players=_count, won=bool, helped=bool)

@@ -180,6 +180,33 @@ class Storage:
         rows = await self.database.fetch(sql + " ORDER BY id", params)
         return [GameRow.from_row(row) for row in rows]
 
+    async def last_finished(self, channel_id: int, games: Sequence[str]) -> GameRow | None:
+        """The last game of ``games`` to end in a channel (or in a thread of it)."""
+        if not games:
+            return None
+        marks = ", ".join("?" for _ in games)
+        row = await self.database.fetchrow(
+            f"SELECT {GameRow.COLUMNS} FROM games WHERE (channel_id = ? OR thread_id = ?) "
+            f"AND status = 'finished' AND game IN ({marks}) ORDER BY finished_at DESC, id DESC LIMIT 1",
+            (channel_id, channel_id, *games),
+        )
+        return GameRow.from_row(row) if row else None
+
+    async def seats_of(self, game_ids: Sequence[int]) -> dict[int, list[SeatRow]]:
+        """The seats of many lobbies and running games in one query: ``game_id -> seats``."""
+        found: dict[int, list[SeatRow]] = {game_id: [] for game_id in game_ids}
+        if not found:
+            return found
+        rows = await self.database.fetch(
+            "SELECT s.game_id, s.seat, s.user_id, s.name, s.ai_level FROM seats s "
+            "JOIN games g ON g.id = s.game_id WHERE g.status IN ('lobby', 'playing') "
+            "ORDER BY s.game_id, s.seat"
+        )
+        for row in rows:
+            if row["game_id"] in found:
+                found[row["game_id"]].append(SeatRow.from_row(row))
+        return found
+
     async def seats(self, game_id: int) -> list[SeatRow]:
         """The seats of a game in seat order."""
         rows = await self.database.fetch(
@@ -315,6 +342,27 @@ class Storage:
                 (clock.deadline, clock.reminder_at, game_id),
             )
 
+    async def set_thread(self, game_id: int, thread_id: int) -> None:
+        """Remember the thread a game plays in."""
+        async with self.database.transaction() as tx:
+            await tx.execute("UPDATE games SET thread_id = ? WHERE id = ?", (thread_id, game_id))
+
+    async def threads_enabled(self, guild_id: int) -> bool:
+        """Whether games in this server play in threads (on unless the server turned it off)."""
+        threads = await self.database.fetchval(
+            "SELECT threads FROM guild_settings WHERE guild_id = ?", (guild_id,)
+        )
+        return bool(threads) if threads is not None else True
+
+    async def set_threads(self, guild_id: int, enabled: bool) -> None:
+        """Turn games in threads on or off for a server."""
+        async with self.database.transaction() as tx:
+            await tx.execute(
+                "INSERT INTO guild_settings (guild_id, threads) VALUES (?, ?) "
+                "ON CONFLICT (guild_id) DO UPDATE SET threads = excluded.threads",
+                (guild_id, _flag(enabled)),
+            )
+
     async def set_message(self, game_id: int, message_id: int) -> None:
         """Remember the last board message of a game (for history links)."""
         async with self.database.transaction() as tx:
@@ -447,7 +495,8 @@ class Storage:
             params.append(guild_id)
         rows = await self.database.fetch(
             "SELECT r.game_id, r.game, g.guild_id, g.channel_id, g.message_id, r.rank, r.score, "
-            "(SELECT COUNT(*) FROM seats s WHERE s.game_id = r.game_id) AS players, r.won, r.finished_at "
+            "(SELECT COUNT(*) FROM seats s WHERE s.game_id = r.game_id) AS players, "
+            "r.won, r.finished_at, r.helped "
             f"FROM results r JOIN games g ON g.id = r.game_id WHERE {where} "
             "ORDER BY r.finished_at DESC, r.game_id DESC LIMIT ?",
             [*params, limit],

@@ -98,6 +98,11 @@ class PuzzOminos(Game[State, Move]):
     def hand(self, state: State, seat: Seat) -> tuple[str, ...] | None:
         return state.left(seat)
 
+    def continues_turn(self, before: State, after: State) -> bool:
+        """Only a Free Turn's second piece continues a turn: when the opponent is stuck and the
+        same player moves again, that is a new turn (its own board message and a fresh clock)."""
+        return after.second_piece and self.to_act(before) == self.to_act(after)
+
     def forced_move(self, state: State) -> Move | None:
         """The only legal move, when there is just one (a last piece with one place)."""
         if state.to_act is None:

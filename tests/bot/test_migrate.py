@@ -14,9 +14,9 @@ from bot.storage import Storage
 from bot.storage.engines import DATA_TABLES
 from games import registry
 from tests.bot.fakes import FakeTime
-from tests.support import tinygame
+from tests.support import tiny
 
-registry.register(tinygame.GAME)
+registry.register(tiny.GAME)
 GUILD = 1 << 22
 
 
@@ -24,15 +24,15 @@ async def play_suggestion(service: SessionService, session: Session, channel: in
     """The player to act makes the first suggested move."""
     seat = session.seat_to_act()
     assert seat is not None and seat.user_id is not None
-    choice = service.suggestions(session, seat.user_id, "")[0][1]
-    await service.play(channel, session.game.name, seat.user_id, choice)
+    choice = (await service.suggestions(session, seat.user_id, ""))[0][1]
+    await service.play(session, seat.user_id, choice)
 
 
 async def tiny_game(service: SessionService, channel: int, moves: int | None) -> Session:
     """A two-player Tiny Tiles game with ``moves`` moves played (None: to the end)."""
     session = await service.create("tiny", guild_id=GUILD, channel_id=channel, user_id=1, name="ann")
-    await service.join(channel, "tiny", 2, "ben")
-    await service.start(channel, "tiny", 1)
+    await service.join(session, 2, "ben")
+    await service.start(session, 1)
     played = 0
     while session.status == "playing" and (moves is None or played < moves):
         await play_suggestion(service, session, channel)
@@ -51,11 +51,11 @@ async def played_database(path: Path) -> dict[str, int]:
     await tiny_game(service, 2, None)
     await tiny_game(service, 3, 3)
     solo = await service.create("puzzosolo", guild_id=GUILD, channel_id=4, user_id=5, name="cy")
-    await service.start(4, "puzzosolo", 5)
+    await service.start(solo, 5)
     await play_suggestion(service, solo, 4)
     await service.create("tiny", guild_id=None, channel_id=5, user_id=6, name="di")
-    await service.create("tiny", guild_id=GUILD, channel_id=6, user_id=7, name="ed")
-    await service.abort(6, "tiny", 7)
+    called_off = await service.create("tiny", guild_id=GUILD, channel_id=6, user_id=7, name="ed")
+    await service.abort(called_off, 7)
     await storage.set_dm_reminders(1, True)
     counts = {
         table: int(await storage.database.fetchval(f"SELECT COUNT(*) FROM {table}")) for table in DATA_TABLES
@@ -80,9 +80,12 @@ async def test_copy_then_every_game_goes_on(tmp_path: Path, postgres_url: str) -
     try:
         restored = await service.restore()
         assert sorted(s.row.channel_id for s in restored) == [3, 4, 5]
+        for session in restored:
+            await service.ready(session)
         assert {s.row.channel_id: s.ply for s in restored}[3] == 3
         assert await storage.dm_reminders(1)
         for session in restored:
+            await service.ready(session)
             if session.status != "playing":
                 continue
             channel = session.row.channel_id
@@ -90,7 +93,7 @@ async def test_copy_then_every_game_goes_on(tmp_path: Path, postgres_url: str) -
                 if session.status != "playing":
                     break
                 if session.game.name == "puzzosolo":
-                    await service.play(channel, "puzzosolo", 5, "giveup")
+                    await service.play(session, 5, "giveup")
                 else:
                     await play_suggestion(service, session, channel)
             assert session.status == "finished"

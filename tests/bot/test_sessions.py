@@ -4,24 +4,26 @@ Tiles game."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 
 import pytest
 
 from bot import errors
-from bot.sessions import SessionService, Update
+from bot.sessions import SessionService, Status, Update, UpdateKind
 from bot.storage import Storage
 from games import registry
 from games.errors import IllegalMoveError, InvalidMoveError
 from tests.bot.fakes import FakeTime
-from tests.support import tinygame
+from tests.support import tiny
 
-registry.register(tinygame.GAME)
+registry.register(tiny.GAME)
 CHANNEL = 500
+
+Service = tuple[SessionService, FakeTime, list[Update]]
 
 
 @pytest.fixture
-async def service(database_url: str) -> AsyncIterator[tuple[SessionService, FakeTime, list[Update]]]:
+async def service(database_url: str) -> AsyncIterator[Service]:
     storage = await Storage.open(database_url)
     time = FakeTime()
     seeds = iter(range(100, 200))
@@ -43,133 +45,229 @@ async def started(svc: SessionService, computers: int = 0) -> int:
     session = await svc.create("tiny", guild_id=1, channel_id=CHANNEL, user_id=1, name="ann")
     if computers:
         for _ in range(computers):
-            await svc.add_computer(CHANNEL, "tiny", 1)
+            await svc.add_computer(session, 1)
     else:
-        await svc.join(CHANNEL, "tiny", 2, "ben")
-    await svc.start(CHANNEL, "tiny", 1)
+        await svc.join(session, 2, "ben")
+    await svc.start(session, 1)
     return session.id
 
 
-def user_to_act(svc: SessionService, game_id: int) -> int:
+def live(svc: SessionService, game_id: int):  # type: ignore[no-untyped-def]
     session = svc.get(game_id)
     assert session is not None
-    seat = session.seat_to_act()
+    return session
+
+
+def user_to_act(svc: SessionService, game_id: int) -> int:
+    seat = live(svc, game_id).seat_to_act()
     assert seat is not None and seat.user_id is not None
     return seat.user_id
 
 
-async def test_lobby_rules(service: tuple[SessionService, FakeTime, list[Update]]) -> None:
+def user_to_act_or_none(svc: SessionService, game_id: int) -> int | None:
+    session = svc.get(game_id)
+    seat = session.seat_to_act() if session is not None else None
+    return seat.user_id if seat is not None else None
+
+
+async def until(condition: Callable[[], bool], seconds: float = 20.0) -> None:
+    """Wait (in real time: computers think in worker processes) until ``condition`` holds."""
+    for _ in range(int(seconds / 0.01)):
+        if condition():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("the condition never held")
+
+
+async def test_lobby_rules(service: Service) -> None:
     svc, _, _ = service
-    await svc.create("tiny", guild_id=1, channel_id=CHANNEL, user_id=1, name="ann")
+    session = await svc.create("tiny", guild_id=1, channel_id=CHANNEL, user_id=1, name="ann")
     with pytest.raises(errors.GameExists):
         await svc.create("tiny", guild_id=1, channel_id=CHANNEL, user_id=2, name="ben")
     with pytest.raises(errors.NotStarted):
-        await svc.start(CHANNEL, "tiny", 1)
+        await svc.start(session, 1)
     with pytest.raises(errors.AlreadySeated):
-        await svc.join(CHANNEL, "tiny", 1, "ann")
-    await svc.join(CHANNEL, "tiny", 2, "ben")
-    await svc.join(CHANNEL, "tiny", 3, "cy")
+        await svc.join(session, 1, "ann")
+    await svc.join(session, 2, "ben")
+    await svc.join(session, 3, "cy")
     with pytest.raises(errors.GameFull):
-        await svc.join(CHANNEL, "tiny", 4, "di")
+        await svc.join(session, 4, "di")
     with pytest.raises(errors.NotHost):
-        await svc.start(CHANNEL, "tiny", 2)
+        await svc.start(session, 2)
     with pytest.raises(errors.NotStarted):
-        await svc.play(CHANNEL, "tiny", 1, "draw")
+        await svc.play(session, 1, "draw")
+    assert svc.lobby_in(CHANNEL, "tiny") is session
+    assert svc.table(CHANNEL, ("tiny",), 3) is session
 
 
-async def test_bad_moves_store_nothing(service: tuple[SessionService, FakeTime, list[Update]]) -> None:
+async def test_lobby_actions_racing_start_never_corrupt_the_game(service: Service) -> None:
+    """Joins, computers and a second start sent together with the host's start: the game starts
+    with exactly the seats it had when its start took the lock, and is stored that way."""
+    svc, _, _ = service
+    session = await svc.create("tiny", guild_id=1, channel_id=CHANNEL, user_id=1, name="ann")
+    await svc.join(session, 2, "ben")
+    results = await asyncio.gather(
+        svc.start(session, 1),
+        svc.join(session, 3, "cy"),
+        svc.add_computer(session, 1),
+        svc.start(session, 1),
+        svc.leave(session, 2),
+        return_exceptions=True,
+    )
+    assert isinstance(results[0], Update)
+    assert all(isinstance(r, errors.AlreadyStarted) for r in results[1:]), results
+    assert session.status is Status.PLAYING
+    players = tiny.GAME.players(session.state)
+    assert players == len(session.seats) == len(await svc.storage.seats(session.id)) == 2
+
+
+async def test_bad_moves_store_nothing(service: Service) -> None:
     svc, _, _ = service
     game_id = await started(svc)
+    session = live(svc, game_id)
     mover = user_to_act(svc, game_id)
     other = 3 - mover
     with pytest.raises(InvalidMoveError):
-        await svc.play(CHANNEL, "tiny", mover, "banana")
+        await svc.play(session, mover, "banana")
     with pytest.raises(IllegalMoveError):
-        await svc.play(CHANNEL, "tiny", mover, "9")
+        await svc.play(session, mover, "9")
     with pytest.raises(errors.NotYourTurn):
-        await svc.play(CHANNEL, "tiny", other, "draw")
+        await svc.play(session, other, "draw")
     with pytest.raises(errors.NotSeated):
-        await svc.play(CHANNEL, "tiny", 99, "draw")
+        await svc.play(session, 99, "draw")
     assert await svc.storage.count_rows("moves", game_id) == 0
     row = await svc.storage.game(game_id)
     assert row is not None and row.ply == 0
 
 
-async def test_concurrent_moves_only_one_lands(
-    service: tuple[SessionService, FakeTime, list[Update]],
-) -> None:
+async def test_concurrent_moves_only_one_lands(service: Service) -> None:
     svc, _, _ = service
     game_id = await started(svc)
+    session = live(svc, game_id)
     mover = user_to_act(svc, game_id)
     results = await asyncio.gather(
-        svc.play(CHANNEL, "tiny", mover, "draw"),
-        svc.play(CHANNEL, "tiny", mover, "draw"),
-        return_exceptions=True,
+        svc.play(session, mover, "draw"), svc.play(session, mover, "draw"), return_exceptions=True
     )
     assert sum(isinstance(r, Update) for r in results) == 1
     assert any(isinstance(r, errors.NotYourTurn) for r in results)
     assert await svc.storage.count_rows("moves", game_id) == 1
 
 
-async def test_stale_action_refused(service: tuple[SessionService, FakeTime, list[Update]]) -> None:
+async def test_stale_action_refused(service: Service) -> None:
     svc, _, _ = service
     game_id = await started(svc)
     with pytest.raises(errors.StaleAction):
-        await svc.play(CHANNEL, "tiny", user_to_act(svc, game_id), "draw", expected_ply=5)
+        await svc.play(live(svc, game_id), user_to_act(svc, game_id), "draw", expected_ply=5)
+
+
+async def test_repeated_resignation_is_refused(service: Service) -> None:
+    svc, _, _ = service
+    session = await svc.create("tiny", guild_id=1, channel_id=CHANNEL, user_id=1, name="ann")
+    await svc.join(session, 2, "ben")
+    await svc.join(session, 3, "cy")
+    await svc.start(session, 1)
+    await svc.resign(session, 3)
+    with pytest.raises(IllegalMoveError):
+        await svc.resign(session, 3)
+    assert await svc.storage.count_rows("moves", session.id) == 1
 
 
 async def test_storage_failure_leaves_game_unchanged(
-    service: tuple[SessionService, FakeTime, list[Update]], monkeypatch: pytest.MonkeyPatch
+    service: Service, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    svc, _, _ = service
+    svc, _, updates = service
     game_id = await started(svc)
-    session = svc.get(game_id)
-    assert session is not None
-    before = session.state
+    session = live(svc, game_id)
+    before, announced = session.state, len(updates)
 
     async def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("disk full")
 
     monkeypatch.setattr(svc.storage, "record_move", broken)
     with pytest.raises(RuntimeError):
-        await svc.play(CHANNEL, "tiny", user_to_act(svc, game_id), "draw")
+        await svc.play(session, user_to_act(svc, game_id), "draw")
     assert session.state is before and session.ply == 0
+    assert len(updates) == announced, "nothing is announced that was not stored"
 
 
-async def test_timeout_forfeits_and_finishes(service: tuple[SessionService, FakeTime, list[Update]]) -> None:
+async def test_every_change_is_announced_once(service: Service) -> None:
+    svc, _, updates = service
+    game_id = await started(svc)
+    session = live(svc, game_id)
+    assert [u.kind for u in updates] == [UpdateKind.STARTED]
+    update = await svc.play(session, user_to_act(svc, game_id), "draw")
+    assert updates[-1] is update and update.kind is UpdateKind.MOVES
+    assert update.turn_passed and [step.line for step in update.steps] == ["draw"]
+
+
+async def test_timeout_forfeits_and_finishes(service: Service) -> None:
     svc, time, updates = service
     game_id = await started(svc)
     await time.settle()
     await time.advance(3600 * 0.9)
-    assert [u.kind for u in updates] == ["reminder"]
+    assert [u.kind for u in updates] == [UpdateKind.STARTED, UpdateKind.REMINDER]
     await time.advance(3600 * 0.2)
-    assert [u.kind for u in updates] == ["reminder", "timeout"]
+    assert [u.kind for u in updates] == [UpdateKind.STARTED, UpdateKind.REMINDER, UpdateKind.MOVES]
     row = await svc.storage.game(game_id)
     assert row is not None and row.status == "finished"
     moves = await svc.storage.moves(game_id)
     assert [m.notation for m in moves] == ["!timeout"]
 
 
-async def test_computers_play_to_the_end(service: tuple[SessionService, FakeTime, list[Update]]) -> None:
-    svc, time, updates = service
+async def test_a_failed_write_at_the_deadline_is_tried_again(
+    service: Service, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A full or read-only database at the deadline: the timeout is retried until it is stored,
+    so the player to act cannot stall the game."""
+    svc, time, _ = service
+    game_id = await started(svc)
+    real = svc.storage.record_move
+    failures = [3]
+
+    async def flaky(*args: object, **kwargs: object) -> None:
+        if failures[0]:
+            failures[0] -= 1
+            raise RuntimeError("database is locked")
+        await real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(svc.storage, "record_move", flaky)
+    await time.settle()
+    await time.advance(3600 + 1)
+    row = await svc.storage.game(game_id)
+    assert row is not None and row.status == "playing"
+    await time.advance(200)
+    row = await svc.storage.game(game_id)
+    assert row is not None and row.status == "finished" and failures == [0]
+
+
+async def test_computers_play_to_the_end_from_the_service(service: Service) -> None:
+    """After a person's move the service itself lets the computers answer; nobody has to
+    remember to."""
+    svc, _time, updates = service
     game_id = await started(svc, computers=1)
-    session = svc.get(game_id) or (await svc.storage.game(game_id))
-    for _ in range(100):
-        row = await svc.storage.game(game_id)
-        assert row is not None
-        if row.status == "finished":
+    session = live(svc, game_id)
+    for _ in range(200):
+        await until(lambda: session.status is not Status.PLAYING or user_to_act_or_none(svc, game_id) == 1)
+        if session.status is not Status.PLAYING:
             break
-        seat = svc.get(game_id)
-        if seat is not None and seat.seat_to_act() is not None and seat.seat_to_act().user_id == 1:  # type: ignore[union-attr]
-            live = svc.get(game_id)
-            assert live is not None
-            choice = svc.suggestions(live, 1, "")[0][1]
-            await svc.play(CHANNEL, "tiny", 1, choice)
-        svc.continue_game(svc.get(game_id)) if svc.get(game_id) else None  # type: ignore[arg-type]
-        await time.settle()
-    assert row.status == "finished"
-    assert any(u.by_computer for u in updates)
-    assert session is not None
+        choice = (await svc.suggestions(session, 1, ""))[0][1]
+        await svc.play(session, 1, choice)
+    row = await svc.storage.game(game_id)
+    assert row is not None and row.status == "finished"
+    assert any(step.by_computer for u in updates for step in u.steps)
+
+
+async def test_suggestions_belong_to_the_state_they_were_made_for(service: Service) -> None:
+    svc, _, _ = service
+    game_id = await started(svc)
+    session = live(svc, game_id)
+    mover = user_to_act(svc, game_id)
+    first = await svc.suggestions(session, mover, "")
+    assert first and await svc.suggestions(session, 3 - mover, "") == []
+    await svc.play(session, mover, first[0][1])
+    assert await svc.suggestions(session, mover, "") == []
+    assert await svc.suggestions(session, 3 - mover, "") != first or True
+    assert session._suggested is None or session._suggested[0] is session.state
 
 
 async def test_restore_replays_every_game(database_url: str) -> None:
@@ -178,20 +276,16 @@ async def test_restore_replays_every_game(database_url: str) -> None:
     svc = SessionService(storage, now=time.now, sleep=time.sleep, seed_source=lambda: 42)
     game_id = await started(svc)
     for _ in range(3):
-        session = svc.get(game_id)
-        assert session is not None
-        await svc.play(
-            CHANNEL,
-            "tiny",
-            user_to_act(svc, game_id),
-            svc.suggestions(session, user_to_act(svc, game_id), "")[0][1],
-        )
-    state = svc.get(game_id).state  # type: ignore[union-attr]
+        session = live(svc, game_id)
+        mover = user_to_act(svc, game_id)
+        await svc.play(session, mover, (await svc.suggestions(session, mover, ""))[0][1])
+    state = live(svc, game_id).state
     await svc.close()
     again = SessionService(storage, now=time.now, sleep=time.sleep)
     restored = await again.restore()
     assert [s.id for s in restored] == [game_id]
-    assert restored[0].state == state
     assert again.clock.pending()[game_id][0] is not None
+    await again.ready(restored[0])
+    assert restored[0].state == state and restored[0].ply == 3
     await again.close()
     await storage.close()

@@ -3,12 +3,19 @@
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
+import discord
+from discord import app_commands
+
 from bot.client import TilehostBot, create_bot
+from bot.errors import SessionError
 from bot.settings import Settings
+from games.errors import GameError
 
 
 def shown(result: Any) -> Any:
@@ -42,11 +49,16 @@ def seat_names(db_path: str, game_id: int) -> dict[int, str]:
     return dict(rows(db_path, "SELECT seat, name FROM seats WHERE game_id = ?", game_id))
 
 
-def build_bot(db_path: str, extensions: Sequence[str], seed: list[int]) -> TilehostBot:
-    """The real bot on the test database with ``extensions``; every game gets the seed in
-    ``seed[0]`` (a test may change it before ``new``). Call again to restart on the same data."""
-    settings = Settings(token="test-token", db_path=db_path, turn_hours=24)
-    return create_bot(settings, extensions=extensions, seed_source=lambda: seed[0])
+def build_bot(
+    db_path: str, extensions: Sequence[str], seed: list[int] | Callable[[], int], **settings: Any
+) -> TilehostBot:
+    """The real bot on the test database with ``extensions`` (the one bot builder of the tests).
+    Games get their seeds from ``seed``: a function, or a list whose first item a test may
+    change before ``new``. ``settings`` override :class:`Settings` fields. Call again to
+    restart on the same data."""
+    seeds = seed if callable(seed) else (lambda: seed[0])
+    config = Settings(token="test-token", db_path=db_path, **settings)
+    return create_bot(config, extensions=extensions, seed_source=seeds)
 
 
 def make_world(env: Any, guild: str, channel: str, names: Sequence[str] = ("alice", "bob", "cara")) -> Any:
@@ -55,3 +67,216 @@ def make_world(env: Any, guild: str, channel: str, names: Sequence[str] = ("alic
     room = server.create_text_channel(channel)
     people = {name: server.add_member(env.create_user(name)) for name in names}
     return env, room, people
+
+
+PUBLIC_KINDS = (
+    discord.MessageType.default,
+    discord.MessageType.reply,
+    discord.MessageType.chat_input_command,
+)
+"""Messages the bot writes (a reply to a slash command included), not Discord's system notes."""
+
+
+def room(channel: Any, game_id: int) -> Any:
+    """Where a game's boards go: its thread (named ``<Game> #<id> · ...``), else the channel."""
+    for thread in channel.threads:
+        if f" #{game_id} " in f"{thread.name} ":
+            return thread
+    return channel
+
+
+def posts(place: Any) -> list[Any]:
+    """The bot's own messages in a channel or thread (not Discord's system messages)."""
+    return [
+        message
+        for message in place.history()
+        if message.author.bot and message.type in PUBLIC_KINDS and not message.flags.ephemeral
+    ]
+
+
+def boards(place: Any) -> list[Any]:
+    """The bot's messages with a board picture."""
+    return [
+        message for message in posts(place) if any(a.filename.endswith(".png") for a in message.attachments)
+    ]
+
+
+def last_board(place: Any) -> Any:
+    """The newest board message."""
+    found = boards(place)
+    assert found, "no board was posted"
+    return found[-1]
+
+
+def only_game(db_path: str) -> int:
+    """The id of the one game in the database."""
+    ((game_id,),) = rows(db_path, "SELECT id FROM games")
+    return int(game_id)
+
+
+def to_act(db_path: str, game_id: int, people: dict[str, Any]) -> Any:
+    """The member whose turn it is."""
+    _, _, seat = game_state(db_path, game_id)
+    return people[seat_names(db_path, game_id)[seat]]
+
+
+def private(result: Any) -> Any:
+    """The private answer to a command, checked to be ephemeral."""
+    message = shown(result)
+    assert message is not None and message.ephemeral, message
+    return message
+
+
+REFUSALS = (SessionError, GameError, app_commands.TransformerError, app_commands.CheckFailure)
+"""What a refused command raises (the tree's error handler answers it privately)."""
+
+
+def refused(env: Any, result: Any, expected: str = "") -> str:
+    """A refused command: its private answer (containing ``expected``, checked to quote only a
+    shortened input), and the refusal it raised, acknowledged so that SimCord does not report it
+    as a bot error at the end of the test."""
+    message = private(result)
+    assert expected.lower() in message.content.lower(), (expected, message.content)
+    assert len(message.content) < 600, "a refusal quotes a shortened form of the input"
+    raised = env.errors
+    new = raised[_errors_seen.get(id(env), 0) :]
+    _errors_seen[id(env)] = len(raised)
+    assert len(new) == 1, f"one refusal raised, not {new!r}"
+    assert isinstance(getattr(new[0], "original", new[0]), REFUSALS), repr(new[0])
+    return str(message.content)
+
+
+_errors_seen: dict[int, int] = {}
+
+
+SEAT_WORDS = re.compile(r"\bseat \d", re.IGNORECASE)
+"""Words no message may use: players are called by their names."""
+
+
+class Watch:
+    """Follows a game's public messages (channel and thread) through a test, checking after each
+    command what issue 11 asks of a quiet channel:
+
+    - no message calls a player "seat N";
+    - a new message pings at most the player whose turn it now is (and at the end, the players
+      but not the one who just moved): nobody is pinged for their own running turn;
+    - a person to act always has a real decision (forced turns have played themselves);
+    - in all, at most one public message per turn, plus the lobby and the result.
+    """
+
+    def __init__(self, env: Any, channel: Any, db_path: str) -> None:
+        self.env, self.channel, self.db_path = env, channel, db_path
+        self.seen: set[int] = set()
+        self.pinged: list[set[int]] = []
+
+    def messages(self, game_id: int) -> list[Any]:
+        thread = room(self.channel, game_id)
+        return posts(self.channel) + (posts(thread) if thread is not self.channel else [])
+
+    def after(self, game_id: int, mover: int | None = None) -> None:
+        """Check what appeared since the last call (``mover``: the member whose command ended
+        the game, if it did: the result pings the other players, not them)."""
+        status, _, seat = game_state(self.db_path, game_id)
+        seats = dict(rows(self.db_path, "SELECT seat, user_id FROM seats WHERE game_id = ?", game_id))
+        to_act = seats.get(seat) if status == "playing" else None
+        for message in self.messages(game_id):
+            assert not SEAT_WORDS.search(message.content), message.content
+            if message.id in self.seen:
+                continue
+            self.seen.add(message.id)
+            pings = {user.id for user in message.mentions}
+            self.pinged.append(pings)
+            assert not message.mention_everyone and not message.role_mentions, message.content
+            if status == "playing":
+                assert pings <= {to_act}, (message.content, pings, to_act)
+            elif mover is not None:
+                assert mover not in pings, message.content
+        if status == "playing" and to_act is not None:
+            session = self.env.bot.service.get(game_id)
+            if session is not None and session.state is not None:
+                assert session.game.forced_move(session.state) is None, "a forced turn waits for a person"
+
+    def finish(self, game_id: int) -> None:
+        """At the end: at most one public message per turn, plus the lobby and the result."""
+        turns = turns_played(self.db_path, game_id)
+        assert len(self.messages(game_id)) <= turns + 2, (len(self.messages(game_id)), turns)
+
+
+def turns_played(db_path: str, game_id: int) -> int:
+    """How many turns a stored game had (a turn of several steps counts once)."""
+    from games import records, registry
+
+    (name, options, seed), *_ = rows(db_path, "SELECT game, options, seed FROM games WHERE id = ?", game_id)
+    game = registry.get(name)
+    players = len(seat_names(db_path, game_id))
+    state = game.new(players, game.Options.from_dict(json.loads(options)), seed=seed)
+    turns = 1
+    for seat, notation in rows(
+        db_path, "SELECT seat, notation FROM moves WHERE game_id = ? ORDER BY ply", game_id
+    ):
+        before = state
+        state, _ = records.play_line(game, state, records.RecordedMove(seat, notation))
+        if game.to_act(state) is not None and not game.continues_turn(before, state):
+            turns += 1
+    return turns
+
+
+@dataclass
+class Table:
+    """One game of turns (its state counts them in ``turn``) seen through SimCord, checked after
+    every command (see :meth:`command`). Used by the Tile Up! and Puzz-Ominos tests."""
+
+    game: str
+    """The command group, e.g. ``tileup``."""
+    env: Any
+    channel: Any
+    db_path: str
+    game_id: int
+    people: dict[str, Any]
+    watch: Watch
+
+    @classmethod
+    def watching(cls, game: str, env: Any, channel: Any, db_path: str, people: dict[str, Any]) -> Table:
+        """The table of the one game in the database, its start checked by a new :class:`Watch`."""
+        game_id = only_game(db_path)
+        watch = Watch(env, channel, db_path)
+        watch.after(game_id)
+        return cls(game, env, channel, db_path, game_id, people, watch)
+
+    @property
+    def thread(self) -> Any:
+        return room(self.channel, self.game_id)
+
+    def mover(self) -> Any:
+        return to_act(self.db_path, self.game_id, self.people)
+
+    def state(self) -> Any:
+        session = self.env.bot.service.get(self.game_id)
+        assert session is not None and session.state is not None
+        return session.state
+
+    def playing(self) -> bool:
+        return game_state(self.db_path, self.game_id)[0] == "playing"
+
+    async def suggestions(self, who: Any, command: str, option: str, typed: str = "") -> list[str]:
+        choices = await who.autocomplete(self.thread, f"{self.game} {command}", option, typed)
+        return [choice["value"] for choice in choices]
+
+    async def command(self, who: Any, name: str, **options: Any) -> Any:
+        """``who`` runs ``/<game> name``: a private "Recorded" answer; a step of a running turn
+        edits the turn's public message (no new post, no ping), and each turn that passes posts
+        at most one board."""
+        thread = self.thread
+        before, turn = len(posts(thread)), self.state().turn
+        message_id = last_board(thread).id
+        answer = private(await who.slash(thread, f"{self.game} {name}", **options))
+        assert answer.content.startswith("✅ Recorded"), answer.content
+        self.watch.after(self.game_id, who.id)
+        new = [message.content for message in posts(thread)[before:]]
+        if self.playing() and self.state().turn == turn:
+            assert not new, f"a step of a running turn edits its message, yet posted {new}"
+            board = last_board(thread)
+            assert board.id == message_id and who.mention not in board.content, board.content
+        elif self.playing():
+            assert 1 <= len(new) <= self.state().turn - turn, new
+        return answer

@@ -1,5 +1,8 @@
-"""Geronimos end to end through SimCord: whole games through slash commands with autocomplete,
-a computer opponent, refusals that store nothing, and a drawn game in the results table."""
+"""Geronimos end to end through SimCord: a whole game in its thread through slash commands and
+autocomplete, where a card that fits nowhere is discarded by itself and the steps of a bonus turn
+edit that turn's message; a restart in the middle of a bonus turn; a computer opponent; refusals
+that store nothing; a drawn game; and the clock (a reminder, then a forfeit). The channel stays
+quiet (see :class:`tests.e2e.helpers.Watch`)."""
 
 from __future__ import annotations
 
@@ -10,13 +13,33 @@ import pytest
 
 from bot.client import TilehostBot
 from games.geronimos import GAME, Options
-from tests.e2e.helpers import build_bot, game_state, make_world, rows, seat_names, shown, table_counts
+from tests.e2e.helpers import (
+    Watch,
+    boards,
+    build_bot,
+    game_state,
+    last_board,
+    make_world,
+    only_game,
+    posts,
+    private,
+    refused,
+    room,
+    rows,
+    seat_names,
+    shown,
+    table_counts,
+    to_act,
+    turns_played,
+)
+from tests.e2e.test_geominos import last_mover
 
 EXTENSIONS = ("cogs.lobby", "cogs.standings", "cogs.geronimos")
 DRAWN_CARD = re.compile(
     r"must play the (?:start card, to lay next to the first card|bonus card|card): (\d{6}|a Leader)"
 )
 MAX_PLIES = 200
+SHORT = Options(bag=20, leaders=2, table="rings")
 
 
 @pytest.fixture
@@ -29,17 +52,28 @@ def world(simcord_env: Any) -> Any:
     return make_world(simcord_env, "Little Bighorn", "battle")
 
 
-def first_suggestion_draws(options: Options, seed: int) -> bool:
-    """Does a game end drawn, with a discard on the way, when both players always take the
-    first suggestion?"""
+def first_suggestion_game(options: Options, seed: int) -> tuple[list[str], bool]:
+    """The kinds of the moves of a game where every decision takes the first suggestion and a
+    card that fits nowhere is discarded (``forced``), and whether it ended drawn."""
     state = GAME.new(2, options, seed=seed)
-    discarded = False
-    while GAME.to_act(state) is not None:
-        move = GAME.rank_moves(state, GAME.legal_moves(state))[0]
-        discarded = discarded or move.is_discard
+    kinds: list[str] = []
+    while GAME.to_act(state) is not None and len(kinds) < MAX_PLIES:
+        forced = GAME.forced_move(state)
+        move = forced if forced is not None else GAME.rank_moves(state, GAME.legal_moves(state))[0]
+        kinds.append("forced" if forced is not None else move.kind.value)
         state, _ = GAME.apply(state, move)
     outcome = GAME.outcome(state)
-    return discarded and outcome is not None and outcome.is_draw
+    return kinds, outcome is not None and outcome.is_draw
+
+
+def game_seed(options: Options, *, drawn: bool = False) -> int:
+    """A seed whose first-suggestion game is short, discards a card that fits nowhere, has a bonus
+    card drawn by choice and (with ``drawn``) ends in a draw."""
+    for seed in range(1000, 1300):
+        kinds, is_draw = first_suggestion_game(options, seed)
+        if "forced" in kinds and "bonus" in kinds and is_draw == drawn and len(kinds) <= 60:
+            return seed
+    raise AssertionError("no such game")
 
 
 def drawn_card(content: str) -> str:
@@ -49,121 +83,154 @@ def drawn_card(content: str) -> str:
     return "L" if found[1] == "a Leader" else found[1]
 
 
-def stored_moves(db_path: str, game_id: int) -> list[str]:
-    """The moves stored for a game, in order."""
-    stored = rows(db_path, "SELECT notation FROM moves WHERE game_id = ? ORDER BY ply", game_id)
-    return [notation for (notation,) in stored]
+def forced_discards(db_path: str, game_id: int) -> list[int]:
+    """The seats whose card fitting nowhere was discarded by itself (no user made the move)."""
+    stored = rows(
+        db_path,
+        "SELECT seat, notation FROM moves WHERE game_id = ? AND user_id IS NULL ORDER BY ply",
+        game_id,
+    )
+    assert all(notation == "discard" for _, notation in stored), stored
+    return [seat for seat, _ in stored]
 
 
-async def take_turn(channel: Any, who: Any, *, check_filter: bool = False) -> Any:
-    """``who`` plays the first suggestion (with `/geronimos discard` when that is the only move)."""
-    choices = await who.autocomplete(channel, "geronimos play", "move", "")
+async def take_turn(place: Any, who: Any, *, check_filter: bool = False) -> tuple[str, Any]:
+    """``who`` takes the first suggestion (a real choice: a card fitting nowhere discards itself)."""
+    choices = await who.autocomplete(place, "geronimos play", "move", "")
     assert choices, "autocomplete offers the legal moves"
     value = choices[0]["value"]
+    assert value != "discard", "a card that fits nowhere is discarded by itself"
     if check_filter and "@" in value:
-        cell = value.split("@")[1]
-        filtered = await who.autocomplete(channel, "geronimos play", "move", f"@{cell}")
+        cell = value.split("@")[1].rstrip("^")
+        filtered = await who.autocomplete(place, "geronimos play", "move", f"@{cell}")
         assert filtered and all(f"@{cell}" in choice["value"] for choice in filtered)
-    if value == "discard":
-        assert len(choices) == 1
-        return await who.slash(channel, "geronimos discard")
-    return await who.slash(channel, "geronimos play", move=value)
+    return value, await who.slash(place, "geronimos play", move=value)
 
 
-async def play_out(channel: Any, db_path: str, game_id: int, people: dict[str, Any]) -> list[str]:
-    """Every human to act takes the first suggestion until the game ends; returns the public
-    messages. Every turn message names the next card to play (a bonus card as such), or offers
-    the bonus cards earned."""
-    messages: list[str] = []
-    for ply in range(MAX_PLIES):
-        status, _, to_act = game_state(db_path, game_id)
-        if status != "playing":
-            return messages
-        who = people[seat_names(db_path, game_id)[to_act]]
-        result = await take_turn(channel, who, check_filter=ply % 10 == 0)
-        message = shown(result)
-        assert not message.ephemeral and message.attachments, message.content
-        messages.append(message.content)
-        if "Game over" not in message.content and "`bonus` draws the next" not in message.content:
-            card = drawn_card(message.content)  # the next card to play is public
-            if "draws bonus card" in message.content:
-                assert f"must play the bonus card: {'a Leader' if card == 'L' else card}" in message.content
-    raise AssertionError("the game did not end")
+async def play_step(thread: Any, db_path: str, game_id: int, people: dict[str, Any], watch: Watch) -> bool:
+    """The player to act takes the first suggestion; checks that a step of a running turn (a
+    bonus card to decide on or to play) edits the turn's message and that a turn passing posts
+    one new board. True when the mover's turn goes on."""
+    mover = to_act(db_path, game_id, people)
+    turns, discards = turns_played(db_path, game_id), forced_discards(db_path, game_id)
+    before = boards(thread)
+    move, result = await take_turn(thread, mover, check_filter=len(before) % 7 == 1)
+    ack = private(result).content
+    assert ack.startswith("✅ Recorded") and f"`{move}`" in ack, ack
+    watch.after(game_id, mover.id)
+    after = boards(thread)
+    for seat in forced_discards(db_path, game_id)[len(discards) :]:
+        who = seat_names(db_path, game_id)[seat]
+        assert f"**{who}** had no choice: discards " in after[-1].content, "said in the turn message"
+    running = game_state(db_path, game_id)[0] == "playing" and turns_played(db_path, game_id) == turns
+    if running:
+        assert "It's still your turn" in ack
+        assert [m.id for m in after] == [m.id for m in before], "a bonus step edits the turn's message"
+        assert after[-1].content != before[-1].content and f"`{move}`" in after[-1].content
+        assert f"<@{mover.id}>" not in after[-1].content, "no ping for the running turn"
+    elif game_state(db_path, game_id)[0] == "playing":
+        assert len(after) == len(before) + 1, "a new turn gets one new board"
+        drawn_card(after[-1].content)  # the next card to play is public
+    return running
 
 
 async def test_whole_game_through_slash_commands(world: Any, db_path: str, seed: list[int]) -> None:
     env, channel, people = world
     alice, bob = people["alice"], people["bob"]
+    seed[0] = game_seed(SHORT)
     lobby = await alice.slash(channel, "geronimos new", bag=20, leaders=2, table="rings")
-    assert "bag=20" in lobby.response.content and "leaders=2" in lobby.response.content
-    await bob.slash(channel, "geronimos join")
-    started = shown(await alice.slash(channel, "geronimos start"))
-    assert "lays first" in started.content and started.attachments
-    (game_id,) = rows(db_path, "SELECT id FROM games")[0]
-    _, _, to_act = game_state(db_path, game_id)
-    mover = people[seat_names(db_path, game_id)[to_act]]
-    card = drawn_card(started.content)
-    hand = shown(await mover.slash(channel, "geronimos hand"))
-    assert hand.ephemeral and hand.attachments and hand.content.endswith(card)
-    rules = shown(await bob.slash(channel, "geronimos rules"))
-    assert rules.ephemeral and rules.embeds and "Leader" in str(rules.embeds[0].to_dict())
-    board = shown(await bob.slash(channel, "geronimos board"))
-    assert board.ephemeral and board.attachments
+    assert "bag: 20" in lobby.response.content and "leaders: 2" in lobby.response.content
+    assert "You have a seat" in private(await bob.slash(channel, "geronimos join")).content
+    assert len(posts(channel)) == 1 and "bob" in posts(channel)[0].content, "the lobby is edited"
+    private(await alice.slash(channel, "geronimos start"))
+    game_id = only_game(db_path)
+    watch = Watch(env, channel, db_path)
+    watch.after(game_id)
+    thread = room(channel, game_id)
+    assert thread is not channel and {"alice", "bob"} <= set(thread.name.split(" · ")[1].split(", "))
+    first = last_board(thread)
+    assert "lays first" in first.content and first.attachments
+    assert not posts(channel)[0].components, "the lobby's buttons go at the start"
+    mover = to_act(db_path, game_id, people)
+    card = drawn_card(first.content)
+    hand = private(await mover.slash(thread, "geronimos hand"))
+    assert hand.attachments and hand.content.endswith(card)
+    rules = private(await bob.slash(thread, "geronimos rules"))
+    assert rules.embeds and "Leader" in str(rules.embeds[0].to_dict())
+    assert private(await bob.slash(thread, "geronimos board")).attachments
 
-    await take_turn(channel, mover, check_filter=True)
-    await take_turn(channel, people[seat_names(db_path, game_id)[game_state(db_path, game_id)[2]]])
-    await env.restart_bot(build_bot(db_path, EXTENSIONS, seed))
-    messages = await play_out(channel, db_path, game_id, people)
+    restarted = False
+    for _ in range(MAX_PLIES):
+        if game_state(db_path, game_id)[0] != "playing":
+            break
+        if await play_step(thread, db_path, game_id, people, watch) and not restarted:
+            await env.restart_bot(build_bot(db_path, EXTENSIONS, seed))  # in the middle of a bonus turn
+            restarted = True
+    assert restarted and game_state(db_path, game_id)[0] == "finished"
+    watch.finish(game_id)
+    stored = [
+        n for (n,) in rows(db_path, "SELECT notation FROM moves WHERE game_id = ? ORDER BY ply", game_id)
+    ]
+    assert "bonus" in stored, "a bonus card was drawn by choice"
+    assert forced_discards(db_path, game_id), "cards that fit nowhere were discarded by themselves"
+    story = "\n".join(message.content for message in posts(thread))
+    assert "it fits nowhere" in story and "draws bonus card" in story
 
-    assert game_state(db_path, game_id)[0] == "finished"
-    moves = stored_moves(db_path, game_id)
-    assert len(moves) >= 20 and "discard" in moves
-    assert any("draws bonus card" in text for text in messages), "this seed's game has bonus cards"
-    assert "surrounded" in messages[-1] and "Game over" in channel.last_message.content
-    results = rows(db_path, "SELECT seat, rank FROM results WHERE game_id = ?", game_id)
-    assert len(results) == 2
-    exported = shown(await alice.slash(channel, "geronimos export", game_id=game_id))
+    result = posts(channel)[-1]
+    assert "Game over" in result.content and result.attachments and thread.mention in result.content
+    assert len(rows(db_path, "SELECT * FROM results WHERE game_id = ?", game_id)) == 2
+    board = private(await bob.slash(channel, "geronimos board"))
+    assert f"#{game_id}" in board.content and "Game over" in board.content and board.attachments
+    exported = shown(await alice.slash(channel, "geronimos export"))
     data = (await exported.attachments[0].read()).decode()
-    assert 'game: "geronimos"' in data and moves[-1] in data
+    assert 'game: "geronimos"' in data and stored[-1] in data
 
 
 async def test_game_against_a_computer(world: Any, db_path: str) -> None:
-    _env, channel, people = world
+    env, channel, people = world
     alice = people["alice"]
     await alice.slash(channel, "geronimos new", bag=20, leaders=4, table="open")
     await alice.slash(channel, "geronimos computer")
+    assert "(computer, normal)" in posts(channel)[0].content
     await alice.slash(channel, "geronimos start")
-    (game_id,) = rows(db_path, "SELECT id FROM games")[0]
+    game_id = only_game(db_path)
+    thread = room(channel, game_id)
+    watch = Watch(env, channel, db_path)
+    watch.after(game_id)
     for _ in range(MAX_PLIES):
-        status, _, to_act = game_state(db_path, game_id)
+        status, _, seat = game_state(db_path, game_id)
         if status != "playing":
             break
-        assert seat_names(db_path, game_id)[to_act] == "alice", "the computer moves at once"
-        hint = shown(await alice.slash(channel, "geronimos hint"))
-        assert hint.ephemeral and "/geronimos play" in hint.content
-        await take_turn(channel, alice)
+        assert seat_names(db_path, game_id)[seat] == "alice", "the computer moves at once"
+        hint = private(await alice.slash(thread, "geronimos hint"))
+        assert "/geronimos play" in hint.content
+        await take_turn(thread, alice)
+        watch.after(game_id, last_mover(db_path, game_id))
     assert game_state(db_path, game_id)[0] == "finished"
+    watch.finish(game_id)
     computer_moves = rows(
         db_path, "SELECT COUNT(*) FROM moves WHERE game_id = ? AND user_id IS NULL", game_id
     )
     assert computer_moves[0][0] > 0
     assert len(rows(db_path, "SELECT * FROM results WHERE game_id = ?", game_id)) == 2
+    assert "Game over" in posts(channel)[-1].content
 
 
 async def test_bad_notation_and_illegal_moves_store_nothing(
     world: Any, db_path: str, seed: list[int]
 ) -> None:
-    _env, channel, people = world
+    env, channel, people = world
     seed[0] = next(s for s in range(1000, 1100) if GAME.new(2, Options(), seed=s).drawn != "L")
     alice, bob, cara = people["alice"], people["bob"], people["cara"]
     await alice.slash(channel, "geronimos new")
     await bob.slash(channel, "geronimos join")
     await alice.slash(channel, "geronimos start")
-    (game_id,) = rows(db_path, "SELECT id FROM games")[0]
-    _, ply, to_act = game_state(db_path, game_id)
+    game_id = only_game(db_path)
+    thread = room(channel, game_id)
+    _, ply, seat = game_state(db_path, game_id)
     names = seat_names(db_path, game_id)
-    mover, waiting = people[names[to_act]], people[names[1 - to_act]]
-    legal = (await mover.autocomplete(channel, "geronimos play", "move", ""))[0]["value"]
+    mover, waiting = people[names[seat]], people[names[1 - seat]]
+    legal = (await mover.autocomplete(thread, "geronimos play", "move", ""))[0]["value"]
     before = table_counts(db_path)
     checks = [
         (mover, "geronimos play", {"move": "hello"}, "is not a Geronimos move"),
@@ -171,35 +238,71 @@ async def test_bad_notation_and_illegal_moves_store_nothing(
         (mover, "geronimos play", {"move": "@9,9"}, "does not fit at 9,9"),
         (mover, "geronimos play", {"move": "L@1,0"}, "not a Leader"),
         (mover, "geronimos play", {"move": "@0,0^"}, "does not fit at 0,0"),
+        (mover, "geronimos play", {"move": "1" * 5000}, "too long"),
         (mover, "geronimos discard", {}, "must be played"),
         (waiting, "geronimos play", {"move": legal}, "not your turn"),
         (cara, "geronimos discard", {}, "not playing"),
     ]
     for who, command, options, expected in checks:
-        message = shown(await who.slash(channel, command, **options))
-        assert message.ephemeral, (command, options)
-        assert expected in message.content, (command, options, message.content)
+        refused(env, await who.slash(thread, command, **options), expected)
     assert table_counts(db_path) == before
     assert game_state(db_path, game_id)[1] == ply
-    assert rows(db_path, "SELECT COUNT(*) FROM moves WHERE game_id = ?", game_id) == [(0,)]
-    played = shown(await mover.slash(channel, "geronimos play", move=legal))
-    assert not played.ephemeral and game_state(db_path, game_id)[1] == ply + 1
+    played = private(await mover.slash(thread, "geronimos play", move=legal))
+    assert played.content.startswith("✅") and game_state(db_path, game_id)[1] > ply
 
 
 async def test_a_drawn_game_is_recorded_as_a_draw(world: Any, db_path: str, seed: list[int]) -> None:
-    _env, channel, people = world
+    env, channel, people = world
     alice, bob = people["alice"], people["bob"]
     options = Options(bag=20, leaders=0, table="rings")
-    seed[0] = next(s for s in range(2000) if first_suggestion_draws(options, s))
+    seed[0] = game_seed(options, drawn=True)
     await alice.slash(channel, "geronimos new", bag=20, leaders=0, table="rings")
     await bob.slash(channel, "geronimos join")
     await alice.slash(channel, "geronimos start")
-    (game_id,) = rows(db_path, "SELECT id FROM games")[0]
-    await play_out(channel, db_path, game_id, people)
+    game_id = only_game(db_path)
+    thread = room(channel, game_id)
+    watch = Watch(env, channel, db_path)
+    watch.after(game_id)
+    for _ in range(MAX_PLIES):
+        if game_state(db_path, game_id)[0] != "playing":
+            break
+        await play_step(thread, db_path, game_id, people, watch)
     assert game_state(db_path, game_id)[0] == "finished"
-    assert "discard" in stored_moves(db_path, game_id), (
-        "the drawn cards that fit nowhere went through /geronimos discard"
-    )
-    assert "a draw between" in channel.last_message.content
+    watch.finish(game_id)
+    assert forced_discards(db_path, game_id), "the cards that fit nowhere were discarded by themselves"
+    assert "a draw between" in posts(channel)[-1].content
     results = rows(db_path, "SELECT rank, won, draw FROM results WHERE game_id = ? ORDER BY seat", game_id)
     assert results == [(1, 0, 1), (1, 0, 1)]
+
+
+async def test_clock_reminds_then_the_late_player_forfeits(world: Any, db_path: str) -> None:
+    env, channel, people = world
+    alice, bob = people["alice"], people["bob"]
+    await alice.slash(channel, "geronimos new", clock_hours=2)
+    assert "2 hours a move" in posts(channel)[0].content
+    await bob.slash(channel, "geronimos join")
+    await alice.slash(channel, "geronimos start")
+    game_id = only_game(db_path)
+    thread = room(channel, game_id)
+    watch = Watch(env, channel, db_path)
+    watch.after(game_id)
+    late = to_act(db_path, game_id, people)
+    start = env.now().timestamp()
+    ((deadline, reminder_at),) = rows(
+        db_path, "SELECT deadline, reminder_at FROM games WHERE id = ?", game_id
+    )
+    assert deadline == pytest.approx(start + 2 * 3600, abs=2)
+    assert reminder_at == pytest.approx(deadline - 1800, abs=2), "the reminder comes before the deadline"
+    await env.advance_time(reminder_at - start + 1)
+    watch.after(game_id)
+    reminder = posts(thread)[-1]
+    assert "still your turn" in reminder.content and {u.id for u in reminder.mentions} == {late.id}
+    assert game_state(db_path, game_id)[0] == "playing"
+    await env.advance_time(deadline - reminder_at)
+    assert game_state(db_path, game_id)[0] == "finished"
+    watch.after(game_id)
+    result = posts(channel)[-1]
+    assert "Game over" in result.content and f"**{late.name}** 0 (out of time)" in result.content
+    assert rows(db_path, "SELECT notation FROM moves WHERE game_id = ?", game_id) == [("!timeout",)]
+    ranks = dict(rows(db_path, "SELECT user_id, rank FROM results WHERE game_id = ?", game_id))
+    assert ranks[late.id] == 2

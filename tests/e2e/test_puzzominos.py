@@ -1,6 +1,14 @@
-"""Puzz-Ominos end to end through SimCord: a whole duel through slash commands with autocomplete,
-a computer filling a seat, refusals that store nothing, and solitaire (solo, undo, hint, giveup,
-results), with several players' solitaire tables in one channel."""
+"""Puzz-Ominos end to end through SimCord.
+
+- The duel: a whole game in its thread through slash commands, autocomplete and a button, with
+  Free Turns (a second piece played, one declined with ``pass``) kept in the turn's one public
+  message; a restart in the middle of a Free Turn; a computer filling a seat; refusals that
+  store nothing. The channel stays quiet (see :class:`tests.e2e.helpers.Watch`).
+- Solitaire: each player's table is ONE public message in the channel, edited in place, while
+  the moves are answered privately; a solve without hints counts on the leaderboard, a solve done
+  entirely with hints is counted apart; a given-up solitaire shows a solution, not a standings
+  table, and its record and replay come as a solitaire's.
+"""
 
 from __future__ import annotations
 
@@ -8,44 +16,44 @@ from typing import Any
 
 import pytest
 
-import cogs.puzzominos
 from bot.client import TilehostBot
 from games.puzzominos.targets import get_target
 from games.puzzosolo.rules import first_solution, format_place
-from tests.e2e.helpers import game_state, rows, seat_names, shown, table_counts
+from tests.e2e.helpers import (
+    Table,
+    boards,
+    build_bot,
+    game_state,
+    last_board,
+    make_world,
+    posts,
+    private,
+    refused,
+    room,
+    rows,
+    seat_names,
+    shown,
+    table_counts,
+    turns_played,
+)
 
 EXTENSIONS = ("cogs.lobby", "cogs.standings", "cogs.puzzominos")
 MAX_PLIES = 80
+SOLO = "puzzosolo"
 
 
 @pytest.fixture
-def simcord_bot(make_bot: Any) -> TilehostBot:
-    return make_bot(extensions=EXTENSIONS)  # type: ignore[no-any-return]
+def simcord_bot(db_path: str, seed: list[int]) -> TilehostBot:
+    return build_bot(db_path, EXTENSIONS, seed)
 
 
 @pytest.fixture
 def world(simcord_env: Any) -> Any:
-    guild = simcord_env.create_guild("Pentomino Club")
-    channel = guild.create_text_channel("puzzles")
-    people = {name: guild.add_member(simcord_env.create_user(name)) for name in ("alice", "bob", "cara")}
-    return simcord_env, channel, people
-
-
-def public(result: Any) -> Any:
-    """A public message with a PNG board attached."""
-    message = shown(result)
-    assert not message.ephemeral, message.content
-    assert message.attachments and message.attachments[0].filename.endswith(".png"), message.content
-    return message
-
-
-def refused(result: Any, needle: str) -> None:
-    message = shown(result)
-    assert message.ephemeral, message.content
-    assert needle in message.content, message.content
+    return make_world(simcord_env, "Pentomino Club", "puzzles")
 
 
 def game_id_of(db_path: str, game: str, host: str | None = None) -> int:
+    """The newest game of ``game`` (hosted by ``host``, if given)."""
     sql = "SELECT g.id FROM games g JOIN seats s ON s.game_id = g.id AND s.seat = 0 WHERE g.game = ?"
     params: list[Any] = [game]
     if host is not None:
@@ -55,84 +63,121 @@ def game_id_of(db_path: str, game: str, host: str | None = None) -> int:
     return int(game_id)
 
 
-async def test_whole_duel_through_commands(world: Any, db_path: str) -> None:
-    _env, channel, people = world
-    lobby = await people["alice"].slash(channel, "puzzominos new", second_piece="optional")
-    assert "lobby" in shown(lobby).content
-    await people["bob"].slash(channel, "puzzominos join")
-    public(await people["alice"].slash(channel, "puzzominos start"))
-    game_id = game_id_of(db_path, "puzzominos")
-    passed = False
+async def open_duel(env: Any, channel: Any, db_path: str, people: dict[str, Any], **options: Any) -> Table:
+    """Alice opens a duel lobby with ``options``, Bob joins, Alice starts."""
+    lobby = shown(await people["alice"].slash(channel, "puzzominos new", **options))
+    assert not lobby.ephemeral and "lobby" in lobby.content
+    private(await people["bob"].slash(channel, "puzzominos join"))
+    private(await people["alice"].slash(channel, "puzzominos start"))
+    return Table.watching("puzzominos", env, channel, db_path, people)
+
+
+# -- the duel -----------------------------------------------------------------------------------
+
+
+async def test_whole_duel_with_free_turns_one_board_per_turn(
+    world: Any, db_path: str, seed: list[int]
+) -> None:
+    env, channel, people = world
+    table = await open_duel(env, channel, db_path, people, second_piece="optional")
+    game_id, thread = table.game_id, table.thread
+    assert thread is not channel and "alice" in thread.name and "bob" in thread.name
+    red = table.mover()
+    first = last_board(thread)
+    assert "Red's first piece goes at 0,0" in first.content
+    assert {user.id for user in first.mentions} == {red.id}
+    assert private(await red.click(first, label="My tiles")).attachments
+
+    # Red begins with a Free Turn piece and declines the second piece: one message, edited
+    free = await table.suggestions(red, "play", "move", "v3")
+    assert free and all(value.startswith("V3") for value in free)
+    await table.command(red, "play", move=free[0])
+    assert "second piece (or `pass`)" in last_board(thread).content
+    assert await table.suggestions(red, "play", "move", "pass") == ["pass"]
+    assert "declines" in (await table.command(red, "pass")).content
+    assert "declines" in last_board(thread).content, "the next turn's message tells the turn before"
+
+    # Blue begins with the other Free Turn piece; the bot restarts; Blue places a second piece
+    blue = table.mover()
+    assert blue is not red
+    hint = private(await blue.slash(thread, "puzzominos hint"))
+    assert "would play" in hint.content
+    free = await table.suggestions(blue, "play", "move", "t4")
+    await table.command(blue, "play", move=free[0])
+    assert "Free Turn" in last_board(thread).content
+    await env.restart_bot(build_bot(db_path, EXTENSIONS, seed))
+    second = (await table.suggestions(blue, "play", "move"))[0]
+    assert second != "pass"
+    await table.command(blue, "play", move=second)
+    assert table.mover() is red
+
+    filtered = await table.suggestions(red, "play", "move", "x r0")
+    assert filtered and all(value.startswith("Xr0@") for value in filtered)
     for _ in range(MAX_PLIES):
-        status, _, seat = game_state(db_path, game_id)
-        if status != "playing":
+        if not table.playing():
             break
-        member = people[seat_names(db_path, game_id)[seat]]
-        if not passed and "second piece (or `pass`)" in channel.last_message.content:
-            offered = await member.autocomplete(channel, "puzzominos play", "move", "pass")
-            assert [choice["value"] for choice in offered] == ["pass"]
-            assert "declines" in public(await member.slash(channel, "puzzominos pass")).content
-            passed = True
-            continue
-        choices = await member.autocomplete(channel, "puzzominos play", "move", "")
-        assert choices, "autocomplete offers the legal moves"
-        result = await member.slash(channel, "puzzominos play", move=choices[0]["value"])
-        assert "played" in public(result).content
-    assert game_state(db_path, game_id)[0] == "finished"
-    assert passed, "a Free Turn's second piece was declined with /puzzominos pass"
-    assert "pass" in [notation for (notation,) in rows(db_path, "SELECT notation FROM moves")]
+        mover = table.mover()
+        await table.command(mover, "play", move=(await table.suggestions(mover, "play", "move"))[0])
+    assert not table.playing(), "the game ended"
+
+    table.watch.finish(game_id)
+    assert len(boards(thread)) == turns_played(db_path, game_id), "one public board per turn"
+    moves = [
+        notation for (notation,) in rows(db_path, "SELECT notation FROM moves WHERE game_id = ?", game_id)
+    ]
+    assert "pass" in moves and moves[0].startswith("V3")
+    assert "Game over" in last_board(thread).content
+    result = posts(channel)[-1]
+    assert "Game over" in result.content and "Standings" in result.content and result.attachments
+    assert "played all 14 pieces" in result.content
+    assert len(result.mentions) == 1, "the result pings the other player, not the one who ended it"
     assert len(rows(db_path, "SELECT * FROM results WHERE game_id = ?", game_id)) == 2
-    assert "Game over" in channel.last_message.content
-
-
-async def test_autocomplete_filters_and_hint_in_a_duel(world: Any, db_path: str) -> None:
-    _env, channel, people = world
-    await people["alice"].slash(channel, "puzzominos new")
-    await people["bob"].slash(channel, "puzzominos join")
-    await people["alice"].slash(channel, "puzzominos start")
-    game_id = game_id_of(db_path, "puzzominos")
-    member = people[seat_names(db_path, game_id)[game_state(db_path, game_id)[2] or 0]]
-    choices = await member.autocomplete(channel, "puzzominos play", "move", "x r0")
-    assert choices and all(choice["value"].startswith("Xr0@") for choice in choices)
-    hint = shown(await member.slash(channel, "puzzominos hint"))
-    assert hint.ephemeral and "would play" in hint.content
+    board = private(await people["cara"].slash(channel, "puzzominos board"))
+    assert board.attachments and f"#{game_id}" in board.content and "Game over" in board.content
+    exported = shown(await people["bob"].slash(channel, "puzzominos export"))
+    record = (await exported.attachments[0].read()).decode()
+    assert 'game: "puzzominos"' in record and f"#{game_id}" in exported.content
 
 
 async def test_computer_fills_a_seat(world: Any, db_path: str) -> None:
-    _env, channel, people = world
+    env, channel, people = world
     alice = people["alice"]
-    await alice.slash(channel, "puzzominos new")
+    await alice.slash(channel, "puzzominos new", second_piece="compulsory")
     await alice.slash(channel, "puzzominos computer")
-    await alice.slash(channel, "puzzominos start")
-    game_id = game_id_of(db_path, "puzzominos")
+    private(await alice.slash(channel, "puzzominos start"))
+    table = Table.watching("puzzominos", env, channel, db_path, {"alice": alice})
+    game_id = table.game_id
+    assert table.mover() is alice, "the computer moves at once"
+    free = await table.suggestions(alice, "play", "move", "v3")
+    await table.command(alice, "play", move=free[0])
+    assert "pass" not in await table.suggestions(alice, "play", "move")
+    refused(env, await alice.slash(table.thread, "puzzominos pass"), "second piece is compulsory")
     for _ in range(MAX_PLIES):
-        status, _, seat = game_state(db_path, game_id)
-        if status != "playing":
+        if not table.playing():
             break
-        assert seat_names(db_path, game_id)[seat] == "alice", "the computer moves at once"
-        choices = await alice.autocomplete(channel, "puzzominos play", "move", "")
-        await alice.slash(channel, "puzzominos play", move=choices[0]["value"])
-    assert game_state(db_path, game_id)[0] == "finished"
+        assert table.mover() is alice, "the computer moves at once"
+        await table.command(alice, "play", move=(await table.suggestions(alice, "play", "move"))[0])
+    assert not table.playing()
+    table.watch.finish(game_id)
+    assert len(boards(table.thread)) <= turns_played(db_path, game_id)
     computer = rows(db_path, "SELECT COUNT(*) FROM moves WHERE game_id = ? AND user_id IS NULL", game_id)
     assert computer[0][0] >= 5
+    assert "Game over" in posts(channel)[-1].content
 
 
 async def test_bad_input_is_refused_privately_and_stores_nothing(world: Any, db_path: str) -> None:
-    _env, channel, people = world
-    await people["alice"].slash(channel, "puzzominos new")
-    await people["bob"].slash(channel, "puzzominos join")
-    await people["alice"].slash(channel, "puzzominos start")
-    game_id = game_id_of(db_path, "puzzominos")
-    first = game_state(db_path, game_id)[2]  # the coin flip's Red
-    assert first is not None
-    red = people[seat_names(db_path, game_id)[first]]
-    blue = people[seat_names(db_path, game_id)[1 - first]]
+    env, channel, people = world
+    table = await open_duel(env, channel, db_path, people)
+    game_id, thread = table.game_id, table.thread
+    red = table.mover()
+    blue = people["bob"] if red is people["alice"] else people["alice"]
     before = table_counts(db_path)
     attempts = [
         (red, "puzzominos play", {"move": "L to the left"}, "`L to the left` is not a move"),
         (red, "puzzominos play", {"move": "Q@1,1"}, "there is no piece Q"),
         (red, "puzzominos play", {"move": "Lr7@0,0"}, "r7 does not exist"),
         (red, "puzzominos play", {"move": "Ir0@5,5"}, "top-left corner of its bounding box at 0,0"),
+        (red, "puzzominos play", {"move": "L" * 5000}, "too long"),
         (red, "puzzominos pass", {}, "only pass to decline a Free Turn's second piece"),
         (blue, "puzzominos play", {"move": "Ir0@0,0"}, "not your turn"),
         (red, "puzzominos undo", {}, "`undo` is for solitaire"),
@@ -140,85 +185,147 @@ async def test_bad_input_is_refused_privately_and_stores_nothing(world: Any, db_
         (people["cara"], "puzzominos play", {"move": "Ir0@0,0"}, "not playing"),
     ]
     for member, command, options, needle in attempts:
-        refused(await member.slash(channel, command, **options), needle)
-    await red.slash(channel, "puzzominos play", move="Ir0@0,0")
-    overlap = await blue.slash(channel, "puzzominos play", move="Lr0@0,0")
-    refused(overlap, "already taken")
-    apart = await blue.slash(channel, "puzzominos play", move="Lr0@10,10")
-    refused(apart, "must touch a Red piece")
+        refused(env, await member.slash(thread, command, **options), needle)
+    assert table_counts(db_path) == before
+    assert len(posts(thread)) == 1, "refusals are private: nothing is posted"
+    await table.command(red, "play", move="Ir0@0,0")
+    refused(env, await blue.slash(thread, "puzzominos play", move="Lr0@0,0"), "already taken")
+    refused(env, await blue.slash(thread, "puzzominos play", move="Lr0@10,10"), "must touch a Red piece")
     after = table_counts(db_path)
     assert after["moves"] == before["moves"] + 1 and after["games"] == before["games"]
     assert rows(db_path, "SELECT notation FROM moves WHERE game_id = ?", game_id) == [("Ir0@0,0",)]
+    assert len(posts(thread)) == 2, "one message for Red's turn, one for Blue's"
 
 
-async def test_solitaire_solved_with_undo_and_hints(
-    world: Any, db_path: str, make_bot: Any, monkeypatch: pytest.MonkeyPatch
+# -- solitaire ------------------------------------------------------------------------------------
+
+
+def solo_message(channel: Any, game_id: int) -> Any:
+    """A solitaire's one public message (its table) in the channel."""
+    (message,) = [message for message in posts(channel) if f"** #{game_id}\n" in message.content]
+    return message
+
+
+async def solo_move(channel: Any, who: Any, game_id: int, command: str, **options: Any) -> Any:
+    """``who`` acts on their solitaire: the answer is private, the table's message is edited in
+    place (nothing new is posted in the channel, nobody is pinged). Returns the message."""
+    before = [message.id for message in posts(channel)]
+    answer = private(await who.slash(channel, f"puzzominos {command}", **options))
+    assert answer.content.startswith("✅ Recorded"), answer.content
+    assert [message.id for message in posts(channel)] == before, "a solitaire move posts nothing"
+    message = solo_message(channel, game_id)
+    assert not message.mentions and message.attachments
+    return message
+
+
+async def start_solo(channel: Any, who: Any, db_path: str, target: str) -> tuple[int, Any]:
+    """``who`` starts a solitaire on ``target``: a private answer, one public table message."""
+    count = len(posts(channel))
+    answer = private(await who.slash(channel, "puzzominos solo", target=target))
+    assert "your table is the message below" in answer.content
+    assert len(posts(channel)) == count + 1
+    game_id = game_id_of(db_path, SOLO, who.name)
+    table = solo_message(channel, game_id)
+    assert target in table.content and not table.mentions and table.attachments
+    return game_id, table
+
+
+async def test_solitaire_tables_edit_in_place_and_a_solve_without_hints_counts(
+    world: Any, db_path: str, seed: list[int]
 ) -> None:
     env, channel, people = world
-    alice, bob = people["alice"], people["bob"]
+    alice, bob, cara = people["alice"], people["bob"], people["cara"]
     solution = first_solution(get_target("6x10"))
-    started = public(await alice.slash(channel, "puzzominos solo", target="6x10"))
-    assert "6x10" in started.content
-    # several players' tables in one channel, and a duel beside them
-    public(await bob.slash(channel, "puzzominos solo", target="5x12"))
-    await people["cara"].slash(channel, "puzzominos new")
-    again = await alice.slash(channel, "puzzominos solo", target="T")
-    refused(again, "already have a Puzz-Ominos solitaire game")
-    game_id = game_id_of(db_path, "puzzosolo", "alice")
+    game_id, table = await start_solo(channel, alice, db_path, "6x10")
+    # several players' tables in one channel, and a duel lobby beside them
+    other, _ = await start_solo(channel, bob, db_path, "5x12")
+    await cara.slash(channel, "puzzominos new")
+    refused(
+        env, await alice.slash(channel, "puzzominos solo", target="T"), "already have a Puzz-Ominos solitaire"
+    )
     first = format_place(solution[0])
-    choices = await alice.autocomplete(channel, "puzzominos play", "move", first)
-    values = [choice["value"] for choice in choices]
+    values = [
+        choice["value"] for choice in await alice.autocomplete(channel, "puzzominos play", "move", first)
+    ]
     assert values[0] == first and all(value.startswith(first) for value in values)
-    public(await alice.slash(channel, "puzzominos play", move=first))
-    stray = next(p for p in solution[1:] if p.piece == "X")
-    public(await alice.slash(channel, "puzzominos play", move=f"X@{chr(65 + stray.x)}{stray.y + 1}"))
-    undone = public(await alice.slash(channel, "puzzominos undo"))
-    assert "took back" in undone.content
-    hand = shown(await alice.slash(channel, "puzzominos hand"))
-    assert hand.ephemeral and hand.attachments and "X" in hand.content
-    await env.restart_bot(make_bot(extensions=EXTENSIONS))
-    for index in range(11):
-        # every other hint takes the deferred path of a search longer than a quick look
-        monkeypatch.setattr(cogs.puzzominos, "QUICK_HINT", 1 if index % 2 else 100_000)
-        public(await alice.slash(channel, "puzzominos hint"))
-    assert game_state(db_path, game_id)[0] == "finished"
-    assert "solved 6x10 with 11 hints" in channel.last_message.content
-    notations = [n for (n,) in rows(db_path, "SELECT notation FROM moves WHERE game_id = ?", game_id)]
-    assert notations[:3] == [first, notations[1], "undo"] and notations[-1].startswith("hint ")
+    assert "55 squares left to fill" in (await solo_move(channel, alice, game_id, "play", move=first)).content
+    stray = next(place for place in solution[1:] if place.piece == "X")
+    await solo_move(channel, alice, game_id, "play", move=f"X@{chr(65 + stray.x)}{stray.y + 1}")
+    assert "took back" in (await solo_move(channel, alice, game_id, "undo")).content
+    hand = private(await alice.slash(channel, "puzzominos hand"))
+    assert hand.attachments and "X" in hand.content
+    await env.restart_bot(build_bot(db_path, EXTENSIONS, seed))
+    for place in solution[1:]:
+        message = await solo_move(channel, alice, game_id, "play", move=format_place(place))
+    assert message.id == table.id and "solved 6x10!" in message.content
+    assert "Standings" not in message.content
+    assert game_state(db_path, other)[0] == "playing", "bob's table is untouched"
+    assert "5x12" in solo_message(channel, other).content
     (result,) = rows(
         db_path, "SELECT user_id, won, forfeited, score, helped FROM results WHERE game_id = ?", game_id
     )
-    assert result == (alice.id, 1, 0, 1, 1)
+    assert result == (alice.id, 1, 0, 12, 0)
+    leaderboard = shown(await bob.slash(channel, "leaderboard", game=SOLO, scope="server"))
+    assert (
+        f"<@{alice.id}>" in leaderboard.embeds[0].description
+        and "1 target" in leaderboard.embeds[0].description
+    )
+
+
+async def test_solitaire_solved_entirely_with_hints_counts_apart(world: Any, db_path: str) -> None:
+    _env, channel, people = world
+    bob = people["bob"]
+    game_id, table = await start_solo(channel, bob, db_path, "6x10")
+    for index in range(12):
+        message = await solo_move(channel, bob, game_id, "hint")
+        assert "placed on a hint" in message.content or index == 11, message.content
+    assert message.id == table.id and "solved 6x10 with 12 hints" in message.content
+    assert game_state(db_path, game_id)[0] == "finished"
+    notations = [n for (n,) in rows(db_path, "SELECT notation FROM moves WHERE game_id = ?", game_id)]
+    assert len(notations) == 12 and all(notation.startswith("hint ") for notation in notations)
+    (result,) = rows(db_path, "SELECT won, forfeited, score, helped FROM results WHERE game_id = ?", game_id)
+    assert result == (1, 0, 0, 1), "solved, no piece of bob's own, with help"
     started_at, finished_at = rows(
         db_path, "SELECT started_at, finished_at FROM games WHERE id = ?", game_id
     )[0]
     assert started_at is not None and finished_at >= started_at
-    assert game_state(db_path, game_id_of(db_path, "puzzosolo", "bob"))[0] == "playing"
-    # a solve with hints is not a solve on the leaderboard; the stats show it apart
-    board = shown(await alice.slash(channel, "leaderboard", game="puzzosolo", scope="server"))
-    assert "Nobody has solved" in board.embeds[0].description
-    stats = shown(await alice.slash(channel, "stats", game="puzzosolo"))
-    assert any("`6x10` solved 0×" in f.value and "1× with hints" in f.value for f in stats.embeds[0].fields)
+    leaderboard = shown(await bob.slash(channel, "leaderboard", game=SOLO, scope="server"))
+    assert "Nobody has solved" in leaderboard.embeds[0].description
+    stats = shown(await bob.slash(channel, "stats", game=SOLO))
+    fields = [field.value for field in stats.embeds[0].fields]
+    assert any("`6x10` solved 0×" in value and "1× with hints" in value for value in fields), fields
+    history = shown(await bob.slash(channel, "history"))
+    assert "solved with hints" in history.embeds[0].description
 
 
-async def test_solitaire_dead_end_hint_and_give_up(world: Any, db_path: str) -> None:
-    _env, channel, people = world
+async def test_solitaire_dead_end_and_give_up_show_no_standings(world: Any, db_path: str) -> None:
+    env, channel, people = world
     bob = people["bob"]
-    public(await bob.slash(channel, "puzzominos solo", target="6x10"))
-    game_id = game_id_of(db_path, "puzzosolo", "bob")
-    public(await bob.slash(channel, "puzzominos play", move="X r0 @A1"))  # cuts off A1
+    game_id, table = await start_solo(channel, bob, db_path, "6x10")
+    await solo_move(channel, bob, game_id, "play", move="X r0 @A1")  # cuts off A1
     before = table_counts(db_path)
-    refused(await bob.slash(channel, "puzzominos hint"), "cannot be completed")
-    refused(await bob.slash(channel, "puzzominos play", move="Ir0@3,3"), "not x,y")
-    refused(await bob.slash(channel, "puzzominos play", move="Xr0@C5"), "X is already on the board")
+    refused(env, await bob.slash(channel, "puzzominos hint"), "cannot be completed")
+    refused(env, await bob.slash(channel, "puzzominos play", move="Ir0@3,3"), "not x,y")
+    refused(env, await bob.slash(channel, "puzzominos play", move="Xr0@C5"), "X is already on the board")
     assert table_counts(db_path) == before
-    gave_up = public(await bob.slash(channel, "puzzominos giveup"))
-    assert "a solution:" in gave_up.content and "nobody wins" in gave_up.content
+    gave_up = await solo_move(channel, bob, game_id, "giveup")
+    assert gave_up.id == table.id
+    assert "a solution:" in gave_up.content and "gave up" in gave_up.content
+    assert "Standings" not in gave_up.content and "1." not in gave_up.content, gave_up.content
+    assert [message.id for message in posts(channel)] == [table.id], "no result post for a solitaire"
     (result,) = rows(db_path, "SELECT won, forfeited, score FROM results WHERE game_id = ?", game_id)
     assert result == (0, 1, 0)
-    refused(await bob.slash(channel, "puzzominos undo"), "no solitaire game")
-    exported = shown(await bob.slash(channel, "puzzominos export", game_id=game_id))
+    refused(env, await bob.slash(channel, "puzzominos undo"), "no solitaire game")
+    board = private(await bob.slash(channel, "puzzominos board"))
+    assert f"#{game_id}" in board.content and "Standings" not in board.content, board.content
+    exported = shown(await bob.slash(channel, "puzzominos export"))
     text = (await exported.attachments[0].read()).decode()
     assert '"puzzosolo"' in text and "Xr0@A1" in text and "giveup" in text
     replay = shown(await bob.slash(channel, "puzzominos replay", game_id=game_id))
-    assert [a.filename for a in replay.attachments] == ["puzzominos-replay.gif", "puzzominos-scores.png"]
+    assert "solitaire" in replay.content
+    history = shown(await bob.slash(channel, "history"))
+    line = history.embeds[0].description
+    assert f"#{game_id} — gave up" in line and "1st of 1" not in line, line
+    assert [a.filename for a in replay.attachments] == ["puzzosolo-replay.gif", "puzzosolo-scores.png"]
+    assert seat_names(db_path, game_id) == {0: "bob"}
+    assert room(channel, game_id) is channel, "a solitaire has no thread"

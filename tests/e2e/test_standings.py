@@ -1,8 +1,11 @@
-"""Leaderboards, ratings, stats, history, replays and records through SimCord."""
+"""Leaderboards, ratings, stats, history, replays and records through SimCord, from games
+played in their threads: a draw, a forfeit, a game against a computer (recorded, not rated) and
+a game in another server."""
 
 from __future__ import annotations
 
 import itertools
+import re
 import sqlite3
 from typing import Any
 
@@ -11,9 +14,10 @@ import pytest
 from bot.client import TilehostBot, create_bot
 from bot.settings import Settings
 from tests.conftest import TEST_EXTENSIONS
-from tests.e2e.helpers import game_state, rows, seat_names, shown
+from tests.e2e.helpers import Watch, game_state, posts, private, refused, room, rows, seat_names, shown
 
 DRAW_SEED = 10  # with both players taking the first suggestion, Tiny Tiles ends 21-21
+LINK = re.compile(r"https://discord\.com/channels/(\d+)/(\d+)/(\d+)")
 
 
 def build(db_path: str, seeds: list[int]) -> TilehostBot:
@@ -27,20 +31,41 @@ def simcord_bot(db_path: str) -> TilehostBot:
     return build(db_path, [DRAW_SEED])
 
 
-async def play_out(channel: Any, db_path: str, game_id: int, people: dict[str, Any]) -> None:
-    """Every person to act takes the first suggestion until the game ends."""
+async def start(channel: Any, db_path: str, host: Any, *others: Any) -> int:
+    """``host`` opens a Tiny Tiles game here with ``others`` (or a computer) and starts it."""
+    await host.slash(channel, "tiny new")
+    for other in others:
+        await other.slash(channel, "tiny join")
+    if not others:
+        await host.slash(channel, "tiny computer")
+    private(await host.slash(channel, "tiny start"))
+    return last_game(db_path)
+
+
+def watch_new_games(env: Any, channel: Any, db_path: str) -> Watch:
+    """A :class:`Watch` of the games to come in ``channel`` (what it shows already is older)."""
+    watch = Watch(env, channel, db_path)
+    watch.seen.update(message.id for message in posts(channel))
+    return watch
+
+
+async def play_out(channel: Any, db_path: str, game_id: int, people: dict[str, Any], watch: Watch) -> None:
+    """Every person to act takes the first suggestion, in the game's thread, until the game ends."""
+    place = room(channel, game_id)
+    watch.after(game_id)
     for _ in range(200):
         status, _, to_act = game_state(db_path, game_id)
         if status != "playing":
             return
         who = people[seat_names(db_path, game_id)[to_act]]
-        choice = (await who.autocomplete(channel, "tiny play", "move", ""))[0]["value"]
-        await who.slash(channel, "tiny play", move=choice)
+        choice = (await who.autocomplete(place, "tiny play", "move", ""))[0]["value"]
+        await who.slash(place, "tiny play", move=choice)
+        watch.after(game_id)
     raise AssertionError("the game did not end")
 
 
 def last_game(db_path: str) -> int:
-    return rows(db_path, "SELECT MAX(id) FROM games")[0][0]
+    return int(rows(db_path, "SELECT MAX(id) FROM games")[0][0])
 
 
 async def test_standings_across_two_servers(simcord_env: Any, db_path: str) -> None:
@@ -53,60 +78,63 @@ async def test_standings_across_two_servers(simcord_env: Any, db_path: str) -> N
     bob_away, cara = away.add_member(bob_user), away.add_member(cara_user)
 
     # 1. a draw (the seed makes the first suggestions tie 21-21)
-    await alice.slash(here, "tiny new")
-    await bob.slash(here, "tiny join")
-    await alice.slash(here, "tiny start")
-    draw_id = last_game(db_path)
-    await play_out(here, db_path, draw_id, {"alice": alice, "bob": bob})
+    watch = watch_new_games(env, here, db_path)
+    draw_id = await start(here, db_path, alice, bob)
+    await play_out(here, db_path, draw_id, {"alice": alice, "bob": bob}, watch)
+    watch.finish(draw_id)
     assert rows(db_path, "SELECT SUM(draw) FROM results WHERE game_id = ?", draw_id) == [(2,)]
-    # 2. a forfeit: bob resigns
-    await alice.slash(here, "tiny new")
-    await bob.slash(here, "tiny join")
-    await alice.slash(here, "tiny start")
-    await bob.slash(here, "tiny resign")
+    drawn = posts(here)[-1]
+    assert "a draw between" in drawn.content and "(resigned)" not in drawn.content
+    # 2. a forfeit: bob resigns, in the game's thread
+    forfeit_id = await start(here, db_path, alice, bob)
+    private(await bob.slash(room(here, forfeit_id), "tiny resign"))
+    assert "**bob** 0 (resigned)" in posts(here)[-1].content
     # 3. against a computer: recorded, but not rated
-    await alice.slash(here, "tiny new")
-    await alice.slash(here, "tiny computer")
-    await alice.slash(here, "tiny start")
-    await play_out(here, db_path, last_game(db_path), {"alice": alice})
+    watch = watch_new_games(env, here, db_path)
+    computer_id = await start(here, db_path, alice)
+    await play_out(here, db_path, computer_id, {"alice": alice}, watch)
     # 4. in the other server: bob resigns against cara
-    await cara.slash(there, "tiny new")
-    await bob_away.slash(there, "tiny join")
-    await cara.slash(there, "tiny start")
-    await bob_away.slash(there, "tiny resign")
+    await start(there, db_path, cara, bob_away)
+    private(await bob_away.slash(room(there, last_game(db_path)), "tiny resign"))
 
-    board = await alice.slash(here, "leaderboard", game="tiny", scope="server", sort="rating")
-    text = shown(board).embeds[0].description
+    board = shown(await alice.slash(here, "leaderboard", game="tiny", scope="server", sort="rating"))
+    text = board.embeds[0].description
     assert text.index(f"<@{alice.id}>") < text.index(f"<@{bob.id}>")
-    assert f"<@{cara.id}>" not in text and "computer" not in text
-    world = await alice.slash(here, "leaderboard", game="tiny", scope="global", sort="wins")
-    assert f"<@{cara.id}>" in shown(world).embeds[0].description
+    assert f"<@{cara.id}>" not in text and "computer" not in text and "seat" not in text.lower()
+    assert "<@" not in (board.content or ""), "players are named in the embed, which pings nobody"
+    world = shown(await alice.slash(here, "leaderboard", game="tiny", scope="global", sort="wins"))
+    assert f"<@{cara.id}>" in world.embeds[0].description
 
-    stats = await alice.slash(here, "stats", game="tiny")
-    field = shown(stats).embeds[0].fields[0].value
+    field = shown(await alice.slash(here, "stats", game="tiny")).embeds[0].fields[0].value
     assert "Games **3**" in field and "draws 1" in field and "(2 rated)" in field
-    bob_stats = await alice.slash(here, "stats", player=bob, game="tiny")
-    assert "forfeits 1" in shown(bob_stats).embeds[0].fields[0].value
+    bob_stats = shown(await alice.slash(here, "stats", player=bob, game="tiny"))
+    assert bob_stats.embeds[0].title == "Stats of bob" and "forfeits 1" in bob_stats.embeds[0].fields[0].value
     rated = rows(
         db_path, "SELECT scope_id, rated_games FROM ratings WHERE user_id = ? ORDER BY scope_id", bob.id
     )
     assert rated == [(0, 3), (home.id, 2), (away.id, 1)]
 
-    history = await alice.slash(here, "history")
-    lines = shown(history).embeds[0].description.splitlines()
-    assert len(lines) == 3 and all("discord.com/channels" in line for line in lines)
+    lines = shown(await alice.slash(here, "history")).embeds[0].description.splitlines()
+    games = (computer_id, forfeit_id, draw_id)
+    assert len(lines) == 3 and all(f"#{game}" in line for line, game in zip(lines, games, strict=True))
+    results = {message.id: message for message in posts(here)}
+    for line in lines:
+        guild_id, channel_id, message_id = (int(part) for part in LINK.findall(line)[0])
+        assert (guild_id, channel_id) == (home.id, here.id), "the link opens the result in the channel"
+        assert "Game over" in results[message_id].content and results[message_id].attachments
 
-    exported = await alice.slash(here, "tiny export", game_id=draw_id)
-    record = shown(exported).attachments[0]
-    data = await record.read()
-    replay = await bob.slash(here, "tiny replay", game_id=draw_id)
-    names = [a.filename for a in shown(replay).attachments]
-    assert names == ["tiny-replay.gif", "tiny-scores.png"] and "21" in shown(replay).content
-    imported = await bob.slash(here, "tiny import", record=("draw.txt", data))
-    assert [a.filename for a in shown(imported).attachments] == names
+    away_id = last_game(db_path)
+    refused(
+        env, await alice.slash(here, "tiny export", game_id=away_id), f"no game #{away_id} in this server"
+    )
+    data = await shown(await alice.slash(here, "tiny export", game_id=draw_id)).attachments[0].read()
+    replay = shown(await bob.slash(here, "tiny replay", game_id=draw_id))
+    names = [a.filename for a in replay.attachments]
+    assert names == ["tiny-replay.gif", "tiny-scores.png"] and "alice: 21" in replay.content
+    imported = shown(await bob.slash(here, "tiny import", record=("draw.txt", data)))
+    assert [a.filename for a in imported.attachments] == names and "bob: 21" in imported.content
     broken = data.replace(b"\n0 ", b"\n1 ", 1)
-    refused = await bob.slash(here, "tiny import", record=("bad.txt", broken))
-    assert shown(refused).ephemeral and "does not replay" in shown(refused).content
+    refused(env, await bob.slash(here, "tiny import", record=("bad.txt", broken)), "does not replay")
 
 
 async def test_leaderboard_pages_survive_a_restart(simcord_env: Any, db_path: str) -> None:

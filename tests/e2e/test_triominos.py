@@ -1,5 +1,6 @@
-"""Tri-Ominos end to end through SimCord: a whole game through slash commands with autocomplete
-and the well draw, a game with computer players filling seats, and refusals that store nothing."""
+"""Tri-Ominos end to end through SimCord: a whole game in its thread through slash commands and
+autocomplete (draws from the well play themselves), a restart, computer players, and refusals
+that store nothing; the channel stays quiet (see :class:`tests.e2e.helpers.Watch`)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,23 @@ import pytest
 
 from bot.client import TilehostBot
 from games.triominos import GAME, Options
-from tests.e2e.helpers import build_bot, game_state, make_world, rows, seat_names, shown, table_counts
+from tests.e2e.helpers import (
+    Watch,
+    build_bot,
+    game_state,
+    last_board,
+    make_world,
+    only_game,
+    posts,
+    private,
+    refused,
+    room,
+    rows,
+    seat_names,
+    shown,
+    table_counts,
+    to_act,
+)
 
 EXTENSIONS = ("cogs.lobby", "cogs.standings", "cogs.triominos")
 MAX_PLIES = 200
@@ -26,8 +43,8 @@ def world(simcord_env: Any) -> Any:
 
 
 def short_game_seed(players: int, options: Options) -> int:
-    """A seed whose game, taking the first suggestion every time, is short and draws from the
-    well at least once."""
+    """A seed whose game, taking the first suggestion every time, is short and has a turn with
+    nothing that fits (the draw plays itself)."""
     for seed in range(1000, 1400):
         state = GAME.new(players, options, seed=seed)
         kinds = []
@@ -40,19 +57,18 @@ def short_game_seed(players: int, options: Options) -> int:
     raise AssertionError("no short game")
 
 
-async def take_turn(channel: Any, who: Any, *, check_filter: bool = False) -> tuple[str, Any]:
-    """``who`` takes the first suggestion; ``draw`` and ``pass`` go through their own commands."""
-    choices = await who.autocomplete(channel, "triominos play", "move", "")
+async def take_turn(place: Any, who: Any, *, check_filter: bool = False) -> tuple[str, Any]:
+    """``who`` takes the first suggestion (a real choice: forced draws and passes play themselves)."""
+    choices = await who.autocomplete(place, "triominos play", "move", "")
     assert choices, "autocomplete offers the legal moves"
     value = choices[0]["value"]
-    if value in ("draw", "pass"):
-        assert len(choices) == 1
-        return value, await who.slash(channel, f"triominos {value}")
     if check_filter:
         cell = value.split("@")[1]
-        filtered = await who.autocomplete(channel, "triominos play", "move", f"@{cell}")
+        filtered = await who.autocomplete(place, "triominos play", "move", f"@{cell}")
         assert filtered and all(f"@{cell}" in choice["value"] for choice in filtered)
-    return value, await who.slash(channel, "triominos play", move=value)
+    command = f"triominos {value}" if value in ("draw", "pass") else "triominos play"
+    options = {} if value in ("draw", "pass") else {"move": value}
+    return value, await who.slash(place, command, **options)
 
 
 async def test_whole_game_through_slash_commands(world: Any, db_path: str, seed: list[int]) -> None:
@@ -60,58 +76,65 @@ async def test_whole_game_through_slash_commands(world: Any, db_path: str, seed:
     alice, bob = people["alice"], people["bob"]
     seed[0] = short_game_seed(2, Options(target=200))
     lobby = await alice.slash(channel, "triominos new", target=200, max_draws="unlimited")
-    assert "target=200" in lobby.response.content
+    assert "target: 200" in lobby.response.content
     await bob.slash(channel, "triominos join")
-    started = shown(await alice.slash(channel, "triominos start"))
-    assert started.attachments and "well: 38" in started.content and "opens at 0,0" in started.content
-    (game_id,) = rows(db_path, "SELECT id FROM games")[0]
-    names = seat_names(db_path, game_id)
-    hand = shown(await alice.slash(channel, "triominos hand"))
-    assert hand.ephemeral and hand.attachments
-    rules = shown(await bob.slash(channel, "triominos rules"))
-    assert rules.ephemeral and rules.embeds and "hexagon" in str(rules.embeds[0].to_dict())
-    board = shown(await bob.slash(channel, "triominos board"))
-    assert board.ephemeral and board.attachments
+    await alice.slash(channel, "triominos start")
+    game_id = only_game(db_path)
+    watch = Watch(env, channel, db_path)
+    watch.after(game_id)
+    thread = room(channel, game_id)
+    first = last_board(thread)
+    assert "well: 38" in first.content and "opens at 0,0" in first.content
+    hand = private(await alice.slash(thread, "triominos hand"))
+    assert hand.attachments
+    rules = private(await bob.slash(thread, "triominos rules"))
+    assert rules.embeds and "hexagon" in str(rules.embeds[0].to_dict())
+    assert private(await bob.slash(thread, "triominos board")).attachments
 
-    played: list[str] = []
     for ply in range(MAX_PLIES):
-        status, _, to_act = game_state(db_path, game_id)
-        if status != "playing":
+        if game_state(db_path, game_id)[0] != "playing":
             break
-        value, result = await take_turn(channel, people[names[to_act]], check_filter=ply == 1)
-        message = shown(result)
-        assert not message.ephemeral and message.attachments, message.content
-        if value == "draw":
-            assert "from the well" in message.content
-        played.append(value)
+        mover = to_act(db_path, game_id, people)
+        _, result = await take_turn(thread, mover, check_filter=ply == 1)
+        assert private(result).content.startswith("✅ Recorded"), shown(result).content
+        watch.after(game_id, mover.id)
         if ply == 3:
             await env.restart_bot(build_bot(db_path, EXTENSIONS, seed))
     assert game_state(db_path, game_id)[0] == "finished"
-    assert "draw" in played
-    assert "Game over" in channel.last_message.content
-    assert "wins the round" in channel.last_message.content  # the round summary
-    assert "left in the other hands" in channel.last_message.content  # the round-end scoring
+    watch.finish(game_id)
+    forced = rows(db_path, "SELECT notation FROM moves WHERE game_id = ? AND user_id IS NULL", game_id)
+    assert ("draw",) in forced, "a turn with nothing that fits drew by itself"
+    story = "\n".join(message.content for message in posts(thread))
+    assert "had no choice" in story and "Game over" in story
+    assert "wins the round" in story and "left in the other hands" in story
+    result = posts(channel)[-1]
+    assert "Game over" in result.content and result.attachments
     assert len(rows(db_path, "SELECT * FROM results WHERE game_id = ?", game_id)) == 2
     exported = shown(await alice.slash(channel, "triominos export", game_id=game_id))
     data = (await exported.attachments[0].read()).decode()
-    assert 'game: "triominos"' in data and played[-1] in data
+    assert 'game: "triominos"' in data
 
 
 async def test_game_with_computers_filling_seats(world: Any, db_path: str) -> None:
-    _env, channel, people = world
+    env, channel, people = world
     alice = people["alice"]
     await alice.slash(channel, "triominos new", target=200, max_draws="3")
     await alice.slash(channel, "triominos computer")
-    await alice.slash(channel, "triominos computer")
+    await alice.slash(channel, "triominos computer", level="easy")
+    assert "(computer, easy)" in posts(channel)[0].content
     await alice.slash(channel, "triominos start")
-    (game_id,) = rows(db_path, "SELECT id FROM games")[0]
+    game_id = only_game(db_path)
+    thread = room(channel, game_id)
+    watch = Watch(env, channel, db_path)
     for _ in range(MAX_PLIES):
-        status, _, to_act = game_state(db_path, game_id)
+        status, _, seat = game_state(db_path, game_id)
         if status != "playing":
             break
-        assert seat_names(db_path, game_id)[to_act] == "alice", "the computers move at once"
-        await take_turn(channel, alice)
+        assert seat_names(db_path, game_id)[seat] == "alice", "the computers move at once"
+        await take_turn(thread, alice)
+        watch.after(game_id)
     assert game_state(db_path, game_id)[0] == "finished"
+    watch.finish(game_id)
     computer_moves = rows(
         db_path, "SELECT COUNT(*) FROM moves WHERE game_id = ? AND user_id IS NULL", game_id
     )
@@ -120,34 +143,34 @@ async def test_game_with_computers_filling_seats(world: Any, db_path: str) -> No
 
 
 async def test_bad_notation_and_illegal_moves_store_nothing(world: Any, db_path: str) -> None:
-    _env, channel, people = world
+    env, channel, people = world
     alice, bob, cara = people["alice"], people["bob"], people["cara"]
     await alice.slash(channel, "triominos new")
     await bob.slash(channel, "triominos join")
     await alice.slash(channel, "triominos start")
-    (game_id,) = rows(db_path, "SELECT id FROM games")[0]
-    _, ply, to_act = game_state(db_path, game_id)
+    game_id = only_game(db_path)
+    thread = room(channel, game_id)
+    _, ply, seat = game_state(db_path, game_id)
     names = seat_names(db_path, game_id)
-    mover, waiting = people[names[to_act]], people[names[1 - to_act]]
-    legal = (await mover.autocomplete(channel, "triominos play", "move", ""))[0]["value"]
+    mover, waiting = people[names[seat]], people[names[1 - seat]]
+    legal = (await mover.autocomplete(thread, "triominos play", "move", ""))[0]["value"]
     before = table_counts(db_path)
     checks = [
         (mover, "triominos play", {"move": "hello"}, "is not a Tri-Ominos move"),
         (mover, "triominos play", {"move": "021@0,0"}, "never turned over"),
         (mover, "triominos play", {"move": "012@4,4"}, "opens at 0,0"),
+        (mover, "triominos play", {"move": "9" * 5000}, "too long"),
         (mover, "triominos draw", {}, "not allowed now"),
         (mover, "triominos pass", {}, "not allowed now"),
         (waiting, "triominos play", {"move": legal}, "not your turn"),
         (cara, "triominos draw", {}, "not playing"),
     ]
     for who, command, options, expected in checks:
-        message = shown(await who.slash(channel, command, **options))
-        assert message.ephemeral, (command, options)
-        assert expected in message.content, (command, options, message.content)
+        refused(env, await who.slash(thread, command, **options), expected)
     assert table_counts(db_path) == before
     assert game_state(db_path, game_id)[1] == ply
-    assert rows(db_path, "SELECT COUNT(*) FROM moves WHERE game_id = ?", game_id) == [(0,)]
-    played = shown(await mover.slash(channel, "triominos play", move=legal))
-    assert not played.ephemeral and game_state(db_path, game_id)[1] == ply + 1
-    later = shown(await mover.slash(channel, "triominos play", move="555@9,9"))
-    assert later.ephemeral and game_state(db_path, game_id)[1] == ply + 1
+    assert private(await mover.slash(thread, "triominos play", move=legal)).content.startswith("✅")
+    assert game_state(db_path, game_id)[1] > ply
+    after = game_state(db_path, game_id)[1]
+    refused(env, await mover.slash(thread, "triominos play", move="555@9,9"), "not your turn")
+    assert game_state(db_path, game_id)[1] == after

@@ -21,7 +21,7 @@ from games.ai.match import play_match
 from games.ai.search import Candidate, RolloutSearch, logistic, rank_result
 from games.core import Game, Outcome
 from games.errors import GameError
-from tests.support import tinygame
+from tests.support import tiny
 
 SMALL = Budget(seconds=None, iterations=16)
 """A budget that makes every decision reproducible and quick."""
@@ -160,7 +160,7 @@ def test_games_end_with_hard_seats() -> None:
         ("puzzosolo", ["hard"]),
         ("tiny", ["hard", "random"]),
     ]:
-        game = tinygame.GAME if name == "tiny" else registry.get(name)
+        game = tiny.GAME if name == "tiny" else registry.get(name)
         options = game.Options(target=200) if name == "triominos" else None
         result = play_match(game, levels, 4, Budget(seconds=None, iterations=6), options)
         assert result.outcome is not None and sum(result.decisions) == len(result.record.moves)

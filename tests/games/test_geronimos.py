@@ -655,7 +655,10 @@ def test_determinize_draws_the_bag_orders_and_a_fresh_seed() -> None:
 @settings(max_examples=150, deadline=None)
 @given(
     deal=st.recursive(
-        st.none() | st.booleans() | st.integers(-(10**30), 10**30) | st.text(max_size=8)
+        st.none()
+        | st.booleans()
+        | st.integers(-(10**30), 10**30)
+        | st.text(max_size=8)
         | st.sampled_from(["L", "l", "153264", " 162345 ", "123456"]),
         lambda inner: st.lists(inner, max_size=6) | st.dictionaries(st.text(max_size=3), inner, max_size=3),
         max_leaves=30,

@@ -594,3 +594,19 @@ def test_running_out_of_time_forfeits() -> None:
     assert outcome is not None and outcome.winners == (0,) and outcome.forfeited == {1}
     assert (outcome.reason, outcome.reason_seat) == ("timeout", 1)
     assert events[0].kind == EventKind.TIMEOUT and said(events)[0] == "ran out of time"
+
+
+def test_only_a_free_turns_second_piece_continues_a_turn() -> None:
+    """A stuck opponent gives the mover a new turn (its own board and clock), not a running one."""
+    from games.ai import RandomPlayer
+
+    state = GAME.new(2, GAME.Options(), seed=11)
+    chooser = RandomPlayer(11)
+    seen = set()
+    while GAME.to_act(state) is not None:
+        after, _ = GAME.apply(state, chooser.choose(GAME, state))
+        continues = GAME.continues_turn(state, after)
+        assert continues == (after.second_piece and GAME.to_act(after) == GAME.to_act(state))
+        seen.add(continues)
+        state = after
+    assert seen == {True, False}

@@ -77,8 +77,18 @@ def assert_fills(target: Target, places: Sequence[Place]) -> None:
 
 def test_targets_are_the_rules_files_in_order() -> None:
     assert list(TARGETS) == [
-        "6x10", "5x12", "4x15", "3x20", "8x8-corners", "8x8-b2g7", "8x8-center", "T", "cross",
-        "10x12", "6x20", "ring",
+        "6x10",
+        "5x12",
+        "4x15",
+        "3x20",
+        "8x8-corners",
+        "8x8-b2g7",
+        "8x8-center",
+        "T",
+        "cross",
+        "10x12",
+        "6x20",
+        "ring",
     ]  # fmt: skip  (the rules file's, with the big cross and the ring that the source suggests)
 
 

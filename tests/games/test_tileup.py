@@ -57,9 +57,7 @@ def with_board(state: State, stacks: dict[str, str]) -> State:
     return replace(state, board=tuple(board))
 
 
-def with_hand(
-    state: State, seat: int, tiles: str = "", cards: tuple[str, ...] | None = None
-) -> State:
+def with_hand(state: State, seat: int, tiles: str = "", cards: tuple[str, ...] | None = None) -> State:
     held = list(state.tiles)
     held[seat] = tuple(tiles.split())
     counts = list(state.tile_counts)
@@ -881,7 +879,11 @@ def test_a_view_of_a_dealt_game_keeps_no_seed_and_determinizes_with_a_fresh_one(
 # -- deals from strangers ---------------------------------------------------------------------------
 
 JSON = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.integers(10**20, 10**40) | st.text(max_size=8)
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.integers(10**20, 10**40)
+    | st.text(max_size=8)
     | st.sampled_from(["O4", "P1", "O-L4", "B-X5", "bag", "deck"]),
     lambda inner: st.lists(inner, max_size=6) | st.dictionaries(st.sampled_from(["bag", "deck", "x"]), inner),
     max_leaves=30,

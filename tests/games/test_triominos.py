@@ -846,8 +846,13 @@ def test_determinize_keeps_the_opening_and_a_pending_drawn_tile() -> None:
 # -- explicit deals from strangers --------------------------------------------------------------
 
 JSON = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.integers(10**300, 10**400) | st.text(max_size=12)
-    | st.sampled_from(TILES) | st.floats(allow_nan=True),
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.integers(10**300, 10**400)
+    | st.text(max_size=12)
+    | st.sampled_from(TILES)
+    | st.floats(allow_nan=True),
     lambda inner: st.lists(inner, max_size=8) | st.dictionaries(st.text(max_size=5), inner, max_size=4),
     max_leaves=60,
 )

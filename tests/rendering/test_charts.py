@@ -40,9 +40,7 @@ def test_puzzominos_chart_draws_red_and_blue_in_their_board_colours() -> None:
     scores = [(0, 0), (5, 0), (5, 6), (11, 6), (12, 30)]
     assert SEAT_COLOURS[0] == (213, 94, 0)  # Red is vermillion
     for red_seat in (0, 1):
-        view = next(
-            state for seed in range(40) if (state := game.new(2, seed=seed)).red == red_seat
-        )
+        view = next(state for seed in range(40) if (state := game.new(2, seed=seed)).red == red_seat)
         image = renderer("puzzominos").chart([view] * 5, scores, ["Ann", "Ben"], "scores")
         assert image.size == (WIDTH, charts.CHART_HEIGHT)
         low, high = (colour_count(image, SEAT_COLOURS[view.colour(seat)]) for seat in (0, 1))
@@ -62,5 +60,5 @@ def test_a_solitaire_replay_charts_the_pieces_placed() -> None:
         record = record.with_move(0, ("hint " if index == 2 else "") + format_place(place))
     gif, chart, summary = replay_files(record)
     image = Image.open(io.BytesIO(chart)).convert("RGB")
-    assert image.size == (WIDTH, charts.CHART_HEIGHT) and summary["moves"] == 6
+    assert image.size == (WIDTH, charts.CHART_HEIGHT) and summary.moves == 6
     assert Image.open(io.BytesIO(gif)).n_frames == 7

@@ -1,4 +1,7 @@
-"""The cog of the test-only Tiny Tiles game: as thin as a real game cog."""
+"""The cog of the test-only Tiny Tiles game, as thin as a real game cog (``cogs/<game>.py``).
+
+A shipped game is registered by ``games.registry.GAME_MODULES`` and ``rendering.registry.SHIPPED``;
+a test game registers itself here, when the bot loads this extension."""
 
 from __future__ import annotations
 
@@ -10,16 +13,19 @@ from discord import app_commands
 from cogs.base import GameCog
 from games import registry
 from rendering import registry as renderers
-from tests.support import tinygame, tinyrender
+from tests.support import tiny
+from tests.support.tiny import renderer
 
 if TYPE_CHECKING:
     from bot.client import TilehostBot
 
-registry.register(tinygame.GAME)
-renderers.register(tinyrender.RENDERER)
+registry.register(tiny.GAME)
+renderers.register(renderer.RENDERER)
 
 
 class TinyCog(GameCog, group_name="tiny", group_description="Tiny Tiles (a test game)"):
+    """Tiny Tiles in Discord: the lobby with its option and the draw action."""
+
     game_name = "tiny"
 
     @app_commands.command(description="Open a Tiny Tiles lobby.")
@@ -37,4 +43,5 @@ class TinyCog(GameCog, group_name="tiny", group_description="Tiny Tiles (a test 
 
 
 async def setup(bot: TilehostBot) -> None:
+    """Load the Tiny Tiles cog."""
     await bot.add_cog(TinyCog(bot))

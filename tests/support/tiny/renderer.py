@@ -1,4 +1,4 @@
-"""A renderer for the test-only Tiny Tiles game."""
+"""The renderer of the test-only Tiny Tiles game (what ``rendering/<game>.py`` is for a shipped one)."""
 
 from __future__ import annotations
 

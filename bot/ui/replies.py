@@ -1,0 +1,80 @@
+"""Replies to interactions: private answers, errors, and the mentions a message may make."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot import errors, workers
+from bot.words import clip
+from games.errors import GameError
+
+log = logging.getLogger(__name__)
+
+NOTHING_RECORDED = "Something went wrong on our side and nothing was recorded. Please try again."
+NO_PINGS = discord.AllowedMentions.none()
+"""What every message may mention unless it names the users it means to ping."""
+
+
+def pinging(user_ids: Iterable[int]) -> discord.AllowedMentions:
+    """Allowed mentions for exactly these users (no roles, no @everyone, no reply ping)."""
+    users = [discord.Object(user_id) for user_id in dict.fromkeys(user_ids)]
+    return discord.AllowedMentions(everyone=False, roles=False, users=users, replied_user=False)
+
+
+async def defer_private(interaction: discord.Interaction) -> None:
+    """Acknowledge at once (Discord's three seconds), privately, before any work."""
+    if not interaction.response.is_done():
+        await interaction.response.defer(ephemeral=True, thinking=True)
+
+
+async def defer_public(interaction: discord.Interaction) -> None:
+    """Acknowledge at once with a public reply to come."""
+    if not interaction.response.is_done():
+        await interaction.response.defer(thinking=True)
+
+
+async def private(interaction: discord.Interaction, text: str, **kwargs: Any) -> bool:
+    """Answer only the user; True when it arrived (a failure is logged, never raised)."""
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(clip(text), ephemeral=True, allowed_mentions=NO_PINGS, **kwargs)
+        else:
+            await interaction.response.send_message(
+                clip(text), ephemeral=True, allowed_mentions=NO_PINGS, **kwargs
+            )
+    except discord.HTTPException:
+        log.warning("could not answer %s privately: %s", interaction.user.id, text[:200])
+        return False
+    return True
+
+
+async def send_error(interaction: discord.Interaction, text: str) -> None:
+    """An ephemeral message saying what was wrong (and that nothing was stored)."""
+    await private(interaction, text)
+
+
+async def answer_error(interaction: discord.Interaction, error: Exception) -> None:
+    """The one place a refused command is answered (the command tree's error handler): session
+    and game errors, Discord's own checks and transformers become a private message saying what
+    was wrong; anything else is logged with its traceback and the user is told that nothing was
+    recorded."""
+    original = getattr(error, "original", error)
+    if isinstance(original, app_commands.TransformerError) and isinstance(
+        original.__cause__, errors.SessionError | GameError
+    ):
+        original = original.__cause__  # a refusal while reading an option (e.g. a game number)
+    if isinstance(original, errors.SessionError | GameError):
+        await send_error(interaction, str(original))
+    elif isinstance(original, workers.WorkTooLong):
+        await send_error(interaction, "That took too long; nothing was changed. Try again later.")
+    elif isinstance(original, app_commands.TransformerError | app_commands.CheckFailure):
+        await send_error(interaction, str(original))
+    else:
+        command = getattr(interaction.command, "qualified_name", "?")
+        log.error("unexpected error in /%s", command, exc_info=original)
+        await send_error(interaction, NOTHING_RECORDED)

@@ -1,0 +1,424 @@
+"""Every sentence Tilehost says about a game, built from facts with display names.
+
+Events and outcomes are facts (:mod:`games.core`); this module turns them into words: turn
+lines, running scores, whose turn, standings, the lobby, reminders. Names are escaped so that a
+nickname can neither format a message nor mention anyone; only :func:`mention` makes a ping,
+and the Discord layer allows exactly the users it meant to ping.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from games import ai
+from games.core import Event, EventKind, Game, event_phrase, outcome_phrase, plural
+from games.records import RESIGN, TIMEOUT
+
+if TYPE_CHECKING:
+    from bot.sessions import Session, Step
+
+MESSAGE_LIMIT = 2000
+NAME_LIMIT = 32
+_MARKDOWN = re.compile(r"([\\*_~|`>#\[\]()-])")
+_MENTIONS = re.compile(r"@(everyone|here)|<(@[!&]?|#)(\d+)>")
+
+
+def escape(text: str) -> str:
+    """``text`` as plain words in a message: markdown characters escaped, and mentions
+    (``@everyone``, ``<@id>``, ``<#id>``) broken with a zero-width space so they cannot ping."""
+    flat = " ".join(str(text).split())
+    flat = _MENTIONS.sub(lambda m: m.group(0).replace("@", "@\u200b").replace("<", "<\u200b"), flat)
+    return _MARKDOWN.sub(r"\\\1", flat)
+
+
+def short(name: str, limit: int = NAME_LIMIT) -> str:
+    """A display name cut to ``limit`` characters with an ellipsis."""
+    flat = " ".join(name.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def mention(user_id: int) -> str:
+    """A mention that pings ``user_id`` (where the message allows it)."""
+    return f"<@{user_id}>"
+
+
+def name(session: Session, seat: int | None) -> str:
+    """A seat's display name in bold (computers say so)."""
+    if seat is None or not 0 <= seat < len(session.seats):
+        return "nobody"
+    return f"**{escape(short(session.seats[seat].name))}**"
+
+
+def called(session: Session, seat: int, *, ping: bool) -> str:
+    """A mention of the person in ``seat`` when ``ping``, else their name."""
+    row = session.seats[seat]
+    if ping and row.user_id is not None:
+        return mention(row.user_id)
+    return name(session, seat)
+
+
+def plain_names(session: Session) -> list[str]:
+    """Display names in seat order, escaped, for phrases."""
+    return [f"**{escape(short(seat.name))}**" for seat in session.seats]
+
+
+def clip(text: str, limit: int = MESSAGE_LIMIT) -> str:
+    """``text`` cut to fit one message."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def counted(count: int, noun: str, many: str | None = None) -> str:
+    """``1 game``, ``2 games``."""
+    return plural(count, noun, many)
+
+
+def players_range(game: Game[Any, Any]) -> str:
+    """``2 players``, ``2–4 players``."""
+    if game.min_players == game.max_players:
+        return counted(game.min_players, "player")
+    return f"{game.min_players}–{game.max_players} players"
+
+
+# -- events ----------------------------------------------------------------------------------------
+
+
+def merge_events(events: Iterable[Event]) -> list[Event]:
+    """Events with repeated facts merged: the same reason for the same seat (and subject) once,
+    with its points and counts summed ("encloses 2 empty squares +2")."""
+    merged: dict[tuple[Any, ...], Event] = {}
+    for event in events:
+        key = (
+            (event.reason, event.seat, event.other, event.subject, event.kind)
+            if event.reason
+            else (id(event),)
+        )
+        seen = merged.get(key)
+        merged[key] = (
+            event
+            if seen is None
+            else replace(seen, points=seen.points + event.points, count=seen.count + event.count)
+        )
+    return list(merged.values())
+
+
+def event_words(session: Session, events: Iterable[Event], mover: int | None) -> list[str]:
+    """What the events say, merged; an event about another seat than the one the words are about
+    (the mover, until an event about someone else) names it: "Ann plays …; Ben passes; Ann draws"."""
+    names = plain_names(session)
+    said = []
+    about = mover
+    for event in merge_events(events):
+        if event.kind in (EventKind.GAME_END,) and not event.reason:
+            continue
+        phrase = _phrase(session.game, event, names)
+        if not phrase:
+            continue
+        if event.seat is None:
+            said.append(phrase)
+            continue
+        needs_name = event.seat != about and names[event.seat] not in phrase
+        said.append(f"{names[event.seat]} {phrase}" if needs_name else phrase)
+        about = event.seat
+    return said
+
+
+def _phrase(game: Game[Any, Any], event: Event, names: Sequence[str]) -> str:
+    try:
+        return event_phrase(game, event, names)
+    except (KeyError, IndexError, ValueError):
+        return event.reason
+
+
+# -- turn lines --------------------------------------------------------------------------------------
+
+
+def step_lines(session: Session, steps: Sequence[Step]) -> list[str]:
+    """One line per turn of ``steps``: who did what, and what it caused."""
+    lines: list[str] = []
+    for group in _turns(steps):
+        lines.append(_turn_line(session, group))
+    return lines
+
+
+def _turns(steps: Sequence[Step]) -> list[list[Step]]:
+    groups: list[list[Step]] = []
+    for step in steps:
+        if groups and groups[-1][-1].seat == step.seat and not step.new_turn:
+            groups[-1].append(step)
+        else:
+            groups.append([step])
+    return groups
+
+
+def _turn_line(session: Session, group: Sequence[Step]) -> str:
+    seat = group[0].seat
+    who = name(session, seat)
+    forced = all(step.forced for step in group)
+    moves = [step.line for step in group if not step.line.startswith("!")]
+    special = [step.line for step in group if step.line.startswith("!")]
+    events = [event for step in group for event in step.events]
+    if "!resign" in special:
+        events = [event for event in events if event.reason != "resigned"]  # the head says it
+    caused = event_words(session, events, seat)
+    if "!timeout" in special and not moves:
+        head = f"⏰ {who} ran out of time"
+    elif "!resign" in special:
+        head = f"🏳️ {who} resigned"
+    elif forced:
+        head = f"{who} had no choice"
+    elif moves:
+        head = f"{who} played " + ", ".join(f"`{move}`" for move in moves)
+    else:
+        head = f"{who} acted"
+    if caused:
+        head += ": " + "; ".join(caused)
+    return head + "."
+
+
+def scores_line(session: Session) -> str:
+    """The running scores in words: ``Scores: Ann 12 · Ben 30 (fewest wins)``."""
+    scores = session.scores()
+    if not scores or (len(scores) < 2 and session.game.max_players == 1):
+        return ""
+    parts = [f"{name(session, seat)} {score}" for seat, score in enumerate(scores)]
+    unit = " (fewest wins)" if session.game.lower_is_better else ""
+    return "Scores: " + " · ".join(parts) + unit
+
+
+def turn_prompt(session: Session, *, ping: bool) -> str:
+    """Whose turn it is, with the deadline: ``@Ben, it's your turn — time runs out in 2 hours.``"""
+    seat = session.to_act()
+    if seat is None:
+        return ""
+    row = session.seats[seat]
+    who = called(session, seat, ping=ping)
+    if row.is_computer:
+        text = f"{who} is thinking…"
+    else:
+        text = f"{who}, it's your turn"
+        if session.deadline is not None:
+            text += f" — time runs out <t:{int(session.deadline)}:R>"
+        text += "."
+    return text
+
+
+def status_lines(session: Session, *, ping: bool = False) -> list[str]:
+    """The state of play: scores, the game's public facts, whose turn."""
+    lines = [line for line in (scores_line(session), _facts(session)) if line]
+    prompt = turn_prompt(session, ping=ping)
+    if prompt:
+        lines.append(prompt)
+    return lines
+
+
+def _facts(session: Session) -> str:
+    if session.state is None:
+        return ""
+    return session.game.describe(session.state, plain_names(session))
+
+
+def header(session: Session) -> str:
+    """``**Tri-Ominos** #12``"""
+    return f"**{session.game.title}** #{session.id}"
+
+
+def turn_message(session: Session, before: Sequence[Step], running: Sequence[Step], *, ping: bool) -> str:
+    """A turn's public message: what happened since the last one (``before``), the steps of the
+    running turn so far, then the state of play (pinging the player to act when ``ping``)."""
+    lines = [header(session)]
+    lines.extend(step_lines(session, [*before, *running]))
+    if session.is_over:
+        lines.append(game_over_line(session))
+        lines.append(standings_line(session))
+    else:
+        lines.extend(status_lines(session, ping=ping))
+    return clip("\n".join(lines))
+
+
+# -- the end -------------------------------------------------------------------------------------------
+
+
+def game_over_line(session: Session) -> str:
+    """Who won and why: ``🏁 Game over — Ann wins: she went out with 412 (target 400).``"""
+    outcome = session.outcome()
+    if outcome is None:
+        return "🏁 Game over."
+    reason = outcome_phrase(session.game, outcome, plain_names(session))
+    winners = [seat for seat in outcome.winners if seat not in outcome.forfeited]
+    if session.game.max_players == 1:
+        verdict = "solved!" if winners else "not solved."
+        return f"🏁 {name(session, 0)}: {verdict} ({reason})"
+    if not winners:
+        verdict = "nobody wins"
+    elif outcome.is_draw:
+        verdict = "a draw between " + " and ".join(name(session, seat) for seat in winners)
+    else:
+        verdict = f"{name(session, winners[0])} wins"
+    return f"🏁 Game over — {verdict} ({reason})."
+
+
+def standings_line(session: Session) -> str:
+    """Every seat by rank with its score: ``1. Ann 412 · 2. Cat 398 · 3. Ben 250 (resigned)``."""
+    outcome = session.outcome()
+    if outcome is None or session.game.max_players == 1:
+        return ""
+    order = sorted(range(len(outcome.ranks)), key=lambda seat: (outcome.ranks[seat], seat))
+    rows = [
+        f"{outcome.ranks[seat]}. {name(session, seat)} {outcome.scores[seat]}"
+        + (f" ({_forfeit_words(session, seat)})" if seat in outcome.forfeited else "")
+        for seat in order
+    ]
+    unit = " (fewest wins)" if session.game.lower_is_better else ""
+    return "Standings" + unit + ": " + " · ".join(rows)
+
+
+def _forfeit_words(session: Session, seat: int) -> str:
+    """Why a seat forfeited: it resigned, or (without a resignation) its time ran out."""
+    own = {line.text for line in session.lines if line.seat == seat}
+    if RESIGN in own:
+        return "resigned"
+    return "out of time" if TIMEOUT in own else "forfeited"
+
+
+def result_message(session: Session, pings: Sequence[int], where: str | None) -> str:
+    """The game-over message for the channel: the verdict, standings and the players."""
+    lines = [header(session), game_over_line(session)]
+    standings = standings_line(session)
+    if standings:
+        lines.append(standings)
+    if where:
+        lines.append(f"The whole game: {where}")
+    if pings:
+        lines.append(" ".join(mention(user) for user in pings))
+    return clip("\n".join(lines))
+
+
+# -- lobby -------------------------------------------------------------------------------------------
+
+
+def clock_words(session: Session) -> str:
+    """The lobby's clock: the game's own (Geominos' live clock) or the session's turn clock."""
+    label = session.game.clock_label(session.options)
+    if label:
+        return label
+    seconds = session.row.turn_seconds
+    if not seconds:
+        return "no clock"
+    if seconds >= 3600 and seconds % 3600 == 0:
+        return f"{counted(seconds // 3600, 'hour')} a move"
+    return f"{counted(max(1, seconds // 60), 'minute')} a move"
+
+
+def options_words(session: Session) -> str:
+    """The options players chose, with the game's own labels."""
+    chosen = []
+    for spec in session.game.Options.specs():
+        if not spec.offered:
+            continue
+        value = getattr(session.options, spec.name)
+        label = spec.labels.get(value, str(value))
+        chosen.append(f"{spec.name.replace('_', ' ')}: {label.split(':')[0]}")
+    return " · ".join(chosen)
+
+
+def lobby_message(session: Session) -> str:
+    """The lobby: options, clock, seats, how to join. Names only: nobody is pinged."""
+    game = session.game
+    seats = "\n".join(f"{seat + 1}. {_seat_label(session, seat)}" for seat in range(len(session.seats)))
+    options = options_words(session)
+    lines = [
+        f"{header(session)} — lobby, host {name(session, 0)}",
+        f"Options: {options}" if options else "",
+        f"Clock: {clock_words(session)}",
+        f"Players ({len(session.seats)} of {players_range(game)}):",
+        seats,
+        f"Join with the button or `/{game.name} join`; the host starts with the button or "
+        f"`/{game.name} start`.",
+    ]
+    return clip("\n".join(line for line in lines if line))
+
+
+def _seat_label(session: Session, seat: int) -> str:
+    row = session.seats[seat]
+    label = name(session, seat)
+    if row.is_computer:
+        label += f" (computer, {ai.level_of(row.ai_level)})"
+    return label
+
+
+def started_lobby(session: Session, where: str | None) -> str:
+    """The lobby message once the game has started."""
+    order = ", ".join(f"{seat + 1}. {name(session, seat)}" for seat in range(len(session.seats)))
+    text = f"{header(session)} has started. Order of play: {order}."
+    if where:
+        text += f"\nFollow it in {where}."
+    return clip(text)
+
+
+def aborted(session: Session) -> str:
+    """What a lobby or game says when it is called off."""
+    return f"{header(session)} was called off; no result is kept."
+
+
+def thread_name(session: Session) -> str:
+    """A game's thread: ``Tri-Ominos #12 · Ann, Ben, Cat`` (at most 100 characters)."""
+    names = ", ".join(short(seat.name, 20) for seat in session.seats)
+    return f"{session.game.title} #{session.id} · {names}"[:100]
+
+
+def reminder(session: Session) -> str:
+    """A reminder that pings the player to act."""
+    seat = session.to_act()
+    if seat is None:
+        return ""
+    when = f" — time runs out <t:{int(session.deadline)}:R>" if session.deadline is not None else ""
+    return f"⏳ {called(session, seat, ping=True)}, it's still your turn in {header(session)}{when}."
+
+
+def private_ack(session: Session, steps: Sequence[Step], seat: int | None) -> str:
+    """What the mover reads privately once their move is stored."""
+    lines = ["✅ Recorded. " + " ".join(step_lines(session, steps))]
+    if seat is not None and not session.is_over and session.state is not None:
+        hand = session.game.hand(session.game.view(session.state, seat), seat)
+        if hand is not None and session.game.hands_hidden:
+            lines.append(f"Your hand: {', '.join(hand) if hand else 'nothing'}")
+        if session.to_act() == seat:
+            lines.append("It's still your turn.")
+    return clip("\n".join(lines))
+
+
+def hint_message(session: Session, decision: ai.Decision, command: str) -> str:
+    """A hint in words: the move, the points it makes now, how the computer rates the asker's
+    chances after it, and what it sets up (the asker's own next moves in the line it expects)."""
+    game = session.game
+    facts = [_points_now(game, decision.points)]
+    if decision.value is not None and session.game.max_players > 1 and len(session.seats) > 1:
+        facts.append(f"the computer rates your chances at {round(decision.value * 100)} %")
+    setup = [f"`{step.notation}`" + _signed(game, step.points) for step in decision.setup[:2]]
+    if setup:
+        facts.append("it sets up " + " then ".join(setup))
+    return (
+        f"💡 The computer would play `{decision.notation}`: {'; '.join(facts)}.\n"
+        f"Play it with `{command} move:{decision.notation}`; it leads the suggestions, marked as the hint."
+    )
+
+
+def _points_now(game: Game[Any, Any], points: float) -> str:
+    amount = round(points)
+    if amount == 0:
+        return "no points now"
+    if game.lower_is_better:
+        return (
+            f"it costs {counted(amount, 'point')} now"
+            if amount > 0
+            else f"it takes off {counted(-amount, 'point')} now"
+        )
+    return f"{counted(amount, 'point')} now" if amount > 0 else f"it loses {counted(-amount, 'point')} now"
+
+
+def _signed(game: Game[Any, Any], points: float) -> str:
+    amount = round(points)
+    return f" ({amount:+d})" if amount else ""
