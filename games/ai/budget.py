@@ -64,6 +64,11 @@ class Deadline:
         """True once the clock has passed the time limit (never, without one)."""
         return self.end is not None and self.budget.clock() >= self.end
 
+    def overdue(self) -> bool:
+        """True once the clock has passed twice the time limit: even a search that has no result
+        yet stops and plays its first candidate."""
+        return self.end is not None and self.budget.clock() >= self.end + (self.end - self.started)
+
     def exhausted(self) -> bool:
         """True when no further iteration may start."""
         limit = self.budget.iterations

@@ -39,9 +39,12 @@ class SearchProfile:
     of lead / scale). ``confidence``: how many standard errors worse than the leader (paired
     over the same worlds) drop a candidate. ``margin``: how much the final score lead counts
     beside the ranks when a playout ends the game (0 to 1: a lead tells apart moves that would
-    win, or lose, alike). ``epsilon``: in the default playout, the chance of
-    a random move instead of the greedy one. ``sample``: when set, the default playout weighs
-    only that many random legal moves (cheap playouts in games with hundreds of moves).
+    win, or lose, alike). ``switch``: when set, how many standard errors (paired) better than
+    the game's own first choice another move must be to be played instead (in games where luck
+    swamps a short search, the first choice is kept unless the search is sure). ``epsilon``: in
+    the default playout, the chance of a random move instead of the greedy one. ``sample``: when
+    set, the default playout weighs only that many random legal moves (cheap playouts in games
+    with hundreds of moves).
     ``playout``, ``order``, ``stop`` and ``expert`` are the game's own policy, move ordering,
     playout end and expert (see :data:`Playout`, :data:`Order`, :data:`Stop`, :data:`Expert`).
     """
@@ -51,6 +54,7 @@ class SearchProfile:
     scale: float = 10.0
     confidence: float = 2.0
     margin: float = 0.0
+    switch: float = 0.0
     epsilon: float = 0.0
     sample: int | None = None
     playout: Playout | None = None

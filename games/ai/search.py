@@ -209,8 +209,11 @@ class RolloutSearch:
         return self.judge(state)
 
     def late(self) -> bool:
-        """True when the time is up and some candidate already has a result to go on."""
-        return self.answered and self.deadline.out_of_time()
+        """True when the time is up and some candidate already has a result to go on, or when
+        the time is long up without one (the first playouts get a grace, not a blank cheque)."""
+        if self.answered:
+            return self.deadline.out_of_time()
+        return self.deadline.overdue()
 
     def judge(self, state: Any) -> float:
         """The searching seat's result in ``state`` (see the module docstring)."""
@@ -279,6 +282,14 @@ class RolloutSearch:
             return active
         return [c for c in active if c is best or not worse_than(c, best, self.profile.confidence)]
 
+    def settle(self, best: Candidate, played: list[Candidate]) -> Candidate:
+        """The move to play: ``best``, unless the profile asks for evidence before leaving the
+        game's own first choice (``switch``) and ``best`` is not significantly better than it."""
+        first = min(played, key=lambda c: c.rank)
+        if self.exact or not self.profile.switch or best is first:
+            return best
+        return best if worse_than(first, best, self.profile.switch) else first
+
     def run(self, world: Any, candidates: list[Candidate]) -> list[Candidate]:
         """Race the candidates until one is left, the budget is spent, or (exact games) every
         candidate has played; returns every candidate that played, best first."""
@@ -306,7 +317,7 @@ class RolloutSearch:
         played = [c for c in candidates if c.results]
         if not played:
             return candidates[:1]
-        best = self.leader([c for c in active if c.results] or played)
+        best = self.settle(self.leader([c for c in active if c.results] or played), played)
         rest = sorted((c for c in played if c is not best), key=lambda c: (-c.mean(), c.rank))
         return [best, *rest]
 

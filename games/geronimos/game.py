@@ -72,7 +72,9 @@ class Geronimos(Game[State, Move]):
     notation_help: ClassVar[str] = NOTATION_HELP
     phrases: ClassVar[Mapping[str, str]] = PHRASES
     search_profile: ClassVar[SearchProfile] = SearchProfile(
-        horizon=8, scale=20.0, playout=lambda game, state, rng: heuristic.playout_move(state, rng)
+        horizon=8,
+        scale=60.0,
+        playout=lambda game, state, rng: heuristic.playout_move(state, rng, game.legal_moves(state)),
     )
 
     # -- hooks ----------------------------------------------------------------------------

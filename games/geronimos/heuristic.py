@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 
 from games.geronimos.hexgrid import Cell, neighbours
@@ -106,11 +106,13 @@ def placement_gain(state: State, move: Move) -> float:
     return gain + BONUS_CARD * earned_bonus(state, move)[1]
 
 
-def playout_move(state: State, rng: random.Random) -> Move:
+def playout_move(state: State, rng: random.Random, moves: Sequence[Move] | None = None) -> Move:
     """The search's playout policy: the greedy placement (ties at random), and always the next
     bonus card when one is on offer (weighing a draw against every card of the bag is the costly
-    part of :func:`move_gain`, and declining is rarely right)."""
-    moves = legal_moves(state)
+    part of :func:`move_gain`, and declining is rarely right). ``moves``: the legal moves, when
+    the caller has them already."""
+    if moves is None:
+        moves = legal_moves(state)
     if len(moves) == 1:
         return moves[0]
     if BONUS in moves:

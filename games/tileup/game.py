@@ -61,6 +61,7 @@ class TileUp(Game[State, Move]):
         candidates=5,
         horizon=12,
         scale=8.0,
+        switch=1.5,
         playout=lambda game, state, rng: heuristics.plan_move(state),
         order=lambda game, state, moves: heuristics.plan_first(moves, state),
         expert=lambda game, state: heuristics.settled_move(state),

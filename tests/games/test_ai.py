@@ -18,7 +18,7 @@ from games import ai, registry
 from games.ai import Budget, Decision, EasyPlayer, GreedyPlayer, RandomPlayer, SearchPlayer, Why
 from games.ai.budget import as_budget
 from games.ai.match import play_match
-from games.ai.search import logistic, rank_result
+from games.ai.search import Candidate, RolloutSearch, logistic, rank_result
 from games.core import Game, Outcome
 from games.errors import GameError
 from tests.support import tiny
@@ -140,14 +140,16 @@ def test_forced_moves_need_no_search() -> None:
 
 
 def test_the_search_is_anytime() -> None:
-    """A clock that runs out at once still gets a legal move: the best candidate so far."""
+    """The search keeps to its time: when the time is up it plays its best move so far, and its
+    first candidate when even the first playout cannot finish within twice the time."""
     game = registry.get("tileup")
     state = decisions_along(game, seed=3, count=2)[1]
-    ticks = itertools.count()
-    budget = Budget(seconds=1.0, clock=lambda: float(next(ticks)))
-    decision = SearchPlayer(1, budget).decide(game, state)
-    assert game.is_legal(state, decision.move)
-    assert decision.iterations >= 1
+    for tick, least in ((0.01, 1), (1.0, 0)):
+        ticks = itertools.count()
+        budget = Budget(seconds=1.0, clock=lambda tick=tick, ticks=ticks: tick * next(ticks))
+        decision = SearchPlayer(1, budget).decide(game, state)
+        assert game.is_legal(state, decision.move)
+        assert decision.iterations >= least and decision.seconds <= 3
 
 
 def test_games_end_with_hard_seats() -> None:
@@ -205,6 +207,26 @@ def test_a_profile_can_be_replaced() -> None:
     shallow = dataclasses.replace(ai.profile_of(game), horizon=0, candidates=2)
     decision = SearchPlayer(1, SMALL, shallow).decide(game, state)
     assert len(decision.choices) <= 2 and not decision.line
+
+
+def test_a_switch_keeps_the_first_choice_without_evidence() -> None:
+    """With ``switch``, the game's own first choice is left only for a move that is better with
+    some certainty (paired over the worlds); without it, the best mean is played."""
+    game = registry.get("geronimos")
+    state = decisions_along(game, seed=4, count=1)[0]
+    seat = game.to_act(state)
+    view = game.view(state, seat)
+
+    def search(switch: float) -> RolloutSearch:
+        profile = dataclasses.replace(ai.profile_of(game), switch=switch)
+        return RolloutSearch(game, view, seat, random.Random(1), profile, SMALL.start())
+
+    first = Candidate("first", 0, results={0: 0.5, 1: 0.4, 2: 0.6})
+    close = Candidate("close", 1, results={0: 0.6, 1: 0.3, 2: 0.7})
+    clear = Candidate("clear", 2, results={0: 0.7, 1: 0.6, 2: 0.8})
+    assert search(1.5).settle(close, [first, close]) is first
+    assert search(1.5).settle(clear, [first, close, clear]) is clear
+    assert search(0.0).settle(close, [first, close]) is close
 
 
 def test_a_hint_is_for_the_seat_to_act() -> None:
