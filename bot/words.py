@@ -162,6 +162,11 @@ def _turn_line(session: Session, group: Sequence[Step]) -> str:
     events = [event for step in group for event in step.events]
     if "!resign" in special:
         events = [event for event in events if event.reason != "resigned"]  # the head says it
+    elif "!timeout" in special:  # out of time, the game resigns for them: they forfeit
+        events = [
+            replace(event, reason="forfeit") if event.reason == "resigned" and event.seat == seat else event
+            for event in events
+        ]
     caused = event_words(session, events, seat)
     if "!timeout" in special and not moves:
         head = f"⏰ {who} ran out of time"

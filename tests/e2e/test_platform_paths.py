@@ -339,7 +339,7 @@ async def test_reminder_and_timeout_ping_only_the_player_to_act(world: Any, db_p
     assert (late is bob) == bool(dms) and all("still your turn" in text for text in dms)
     await env.advance_time(3600)
     timed_out = posts(thread)[-1]
-    assert f"**{late.name}** ran out of time" in timed_out.content
+    assert f"**{late.name}** ran out of time: forfeits" in timed_out.content, timed_out.content
     nxt = to_act(db_path, game_id, people)
     assert pinged(timed_out) == {nxt.id} and nxt is not late, "the next turn pings its player only"
     watch.after(game_id)
