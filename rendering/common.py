@@ -304,8 +304,8 @@ def verdict(outcome: Any, players: Sequence[str]) -> str:
 
 
 def player_name(players: Sequence[str], seat: int, fallback: str = "") -> str:
-    """The display name of ``seat`` (``fallback``, or ``Seat n``, when there is none)."""
-    return players[seat] if seat < len(players) else fallback or f"Seat {seat + 1}"
+    """The display name of ``seat`` (``fallback``, or ``Player n``, when there is none)."""
+    return players[seat] if seat < len(players) else fallback or f"Player {seat + 1}"
 
 
 # -- the score strip ------------------------------------------------------------------------------
