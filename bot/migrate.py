@@ -146,7 +146,9 @@ def _replay_problem(row: GameRow, record: records.Record) -> str | None:
         if outcome is not None:
             return "replays to a finished game, but it is stored as playing"
         if row.ply != len(record.moves) or snapshot.get("to_act") != game.to_act(final):
-            return f"replays to ply {len(record.moves)}, seat {game.to_act(final)} to act; stored differently"
+            seat = game.to_act(final)
+            who = record.players[seat] if seat is not None else "nobody"
+            return f"replays to ply {len(record.moves)} with {who} to act; stored differently"
     if row.status == "finished":
         stored: dict[str, Any] = row.outcome or {}
         if outcome is None:

@@ -149,7 +149,7 @@ class Storage:
             async with self.database.transaction() as tx:
                 await self._insert_seat(tx, game_id, seat)
         except UniqueViolation as error:
-            raise StaleMove(f"seat {seat.seat} of game {game_id} is taken") from error
+            raise StaleMove(f"game {game_id}: the place of player {seat.seat + 1} is taken") from error
 
     async def replace_seats(self, game_id: int, seats: Sequence[SeatRow]) -> None:
         """Replace every seat of a lobby (after someone leaves, seats are renumbered)."""

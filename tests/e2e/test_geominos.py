@@ -12,7 +12,6 @@ from typing import Any
 
 import pytest
 
-from bot.client import TilehostBot
 from bot.storage import SeatRow
 from games.geominos import GAME
 from tests.e2e.helpers import (
@@ -38,11 +37,6 @@ from tests.games.test_geominos import SEALED_DEAL, SEALING
 EXTENSIONS = ("cogs.lobby", "cogs.standings", "cogs.geominos")
 COST = re.compile(r"· (\d+) points?$")
 MAX_PLIES = 60
-
-
-@pytest.fixture
-def simcord_bot(db_path: str, seed: list[int]) -> TilehostBot:
-    return build_bot(db_path, EXTENSIONS, seed)
 
 
 @pytest.fixture

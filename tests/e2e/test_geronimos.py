@@ -11,7 +11,6 @@ from typing import Any
 
 import pytest
 
-from bot.client import TilehostBot
 from games.geronimos import GAME, Options
 from tests.e2e.helpers import (
     Watch,
@@ -40,11 +39,6 @@ DRAWN_CARD = re.compile(
 )
 MAX_PLIES = 200
 SHORT = Options(bag=20, leaders=2, table="rings")
-
-
-@pytest.fixture
-def simcord_bot(db_path: str, seed: list[int]) -> TilehostBot:
-    return build_bot(db_path, EXTENSIONS, seed)
 
 
 @pytest.fixture

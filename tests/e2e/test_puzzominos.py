@@ -16,7 +16,6 @@ from typing import Any
 
 import pytest
 
-from bot.client import TilehostBot
 from games.puzzominos.targets import get_target
 from games.puzzosolo.rules import first_solution, format_place
 from tests.e2e.helpers import (
@@ -40,11 +39,6 @@ from tests.e2e.helpers import (
 EXTENSIONS = ("cogs.lobby", "cogs.standings", "cogs.puzzominos")
 MAX_PLIES = 80
 SOLO = "puzzosolo"
-
-
-@pytest.fixture
-def simcord_bot(db_path: str, seed: list[int]) -> TilehostBot:
-    return build_bot(db_path, EXTENSIONS, seed)
 
 
 @pytest.fixture

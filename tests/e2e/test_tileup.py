@@ -13,7 +13,6 @@ from typing import Any
 import pytest
 
 from bot import workers
-from bot.client import TilehostBot
 from bot.sessions import filter_suggestions
 from games.tileup import GAME
 from games.tileup.data import CORNERS, SIZE, parse_square
@@ -43,11 +42,6 @@ PLACEMENTS_A_TURN = 4
 MAX_TURNS = 60
 """A bound on the whole game's turns (the seed is chosen for a game of at most SHORT_GAME)."""
 SHORT_GAME = 30
-
-
-@pytest.fixture
-def simcord_bot(db_path: str, seed: list[int]) -> TilehostBot:
-    return build_bot(db_path, EXTENSIONS, seed)
 
 
 @pytest.fixture

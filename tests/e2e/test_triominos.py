@@ -8,7 +8,6 @@ from typing import Any
 
 import pytest
 
-from bot.client import TilehostBot
 from games.triominos import GAME, Options
 from tests.e2e.helpers import (
     Watch,
@@ -30,11 +29,6 @@ from tests.e2e.helpers import (
 
 EXTENSIONS = ("cogs.lobby", "cogs.standings", "cogs.triominos")
 MAX_PLIES = 200
-
-
-@pytest.fixture
-def simcord_bot(db_path: str, seed: list[int]) -> TilehostBot:
-    return build_bot(db_path, EXTENSIONS, seed)
 
 
 @pytest.fixture

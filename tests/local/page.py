@@ -95,6 +95,8 @@ class TablePage:
         """The newest message whose id is not in ``seen``, once it shows (with an image loaded,
         if ``images``)."""
         loaded = "img && img.complete && img.naturalWidth > 0" if images else "true"
+        # a board follows a move as a command's answer does (drawn in a worker, perhaps after a
+        # computer's move): it gets a command's allowance, not a list's
         await self._wait(
             f"""() => {{
                 const seen = new Set({json.dumps(seen)});
@@ -102,7 +104,8 @@ class TablePage:
                     .filter((a) => !seen.has(a.dataset.messageId));
                 const img = fresh.length ? fresh[fresh.length - 1].querySelector('img') : null;
                 return fresh.length > 0 && {loaded};
-            }}"""
+            }}""",
+            seconds=ACTION_SECONDS,
         )
         return [message for message in await self.messages() if message.id not in seen][-1]
 
