@@ -104,6 +104,28 @@ class LobbyCog(commands.Cog):
         await self.bot.service.abort(session, interaction.user.id, moderator=True)
         await replies.private(interaction, words.aborted(session))
 
+    @server.command(name="sync", description="Bot owner: send the slash commands to Discord now.")
+    async def sync(self, interaction: discord.Interaction) -> None:
+        if not await self.bot.is_operator(interaction.user):
+            raise app_commands.CheckFailure(
+                "Only the bot's owner may sync its commands (the application's owner or team in the "
+                "Developer Portal, or a user listed in TILEHOST_OWNER_IDS)."
+            )
+        await replies.defer_private(interaction)
+        try:
+            count = await self.bot.sync_now()
+        except discord.HTTPException as error:
+            await replies.private(
+                interaction, f"Discord refused the sync ({error}); nothing changed. Try again later."
+            )
+            return
+        where = "in this development server" if self.bot.settings.dev_guild_id else "everywhere"
+        await replies.private(
+            interaction,
+            f"Synced {words.counted(count, 'command')} {where}. Discord may take a while to show changes; "
+            "a reload of the Discord app (Ctrl+R) shows them sooner.",
+        )
+
 
 async def setup(bot: TilehostBot) -> None:
     """Load the lobby cog."""

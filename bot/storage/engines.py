@@ -39,6 +39,7 @@ TABLE_KEYS = {
     "results": ("game_id", "seat"),
     "ratings": ("scope_id", "game", "user_id"),
     "user_settings": ("user_id",),
+    "guild_settings": ("guild_id",),
 }
 """Every table that holds data and its primary key, in an order where references come first."""
 DATA_TABLES = tuple(TABLE_KEYS)

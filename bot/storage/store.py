@@ -532,6 +532,23 @@ class Storage:
             )
 
 
+    # -- the bot's own state ---------------------------------------------------------------
+
+    async def bot_state(self, key: str) -> str | None:
+        """A value the bot remembers about itself (the hash of the commands it last synced)."""
+        value = await self.database.fetchval("SELECT value FROM bot_state WHERE key = ?", (key,))
+        return None if value is None else str(value)
+
+    async def set_bot_state(self, key: str, value: str, now: float) -> None:
+        """Remember ``value`` under ``key``."""
+        async with self.database.transaction() as tx:
+            await tx.execute(
+                "INSERT INTO bot_state (key, value, updated_at) VALUES (?, ?, ?) "
+                "ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
+                (key, value, now),
+            )
+
+
 def _results_where(game: str, guild_id: int | None) -> tuple[str, list[Any]]:
     """The condition on ``results r`` for ``game`` in one server (or everywhere)."""
     if guild_id is None:
