@@ -45,7 +45,7 @@ class DatabaseReport:
             if pending <= 0
             else f"{self.applied} of {self.available} migrations applied ({pending} more when the bot starts)"
         )
-        games = "" if self.games is None else f", {self.games} games"
+        games = "" if self.games is None else f", {self.games} game{'' if self.games == 1 else 's'}"
         return f"{name}: reachable and writable, {migrated}{games}"
 
 
