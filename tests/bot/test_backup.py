@@ -25,7 +25,8 @@ async def counts(database: str | Path) -> dict[str, int]:
     storage = await Storage.open(database)
     try:
         return {
-            table: int(await storage.database.fetchval(f"SELECT COUNT(*) FROM {table}")) for table in DATA_TABLES
+            table: int(await storage.database.fetchval(f"SELECT COUNT(*) FROM {table}"))
+            for table in DATA_TABLES
         }
     finally:
         await storage.close()
@@ -66,7 +67,7 @@ async def test_sqlite_backup_while_the_bot_writes_and_the_restore_recipe(
         await running.set_dm_reminders(43, True)  # after the backup: not in it
     finally:
         await running.close()
-    assert not list(saved.parent.glob("*.partial")) and not Path(f"{saved}-wal").exists(), "one file"
+    assert sorted(path.name for path in saved.parent.iterdir()) == [saved.name], "one file, nothing partial"
 
     # The recipe: stop the bot, put the backup in place, remove the old file's -wal and -shm.
     shutil.copyfile(saved, live)
@@ -143,7 +144,7 @@ async def test_postgresql_backup_and_the_restore_recipe(
     # The recipe: restore into a new, empty database, then point TILEHOST_DB at it.
     restored = await new_database(postgres_server, "backup_restored")
     address, password, _ = backup.libpq_url(restored)
-    done = subprocess.run(
+    done = subprocess.run(  # noqa: ASYNC221 (the recipe's command, as an admin runs it)
         [str(pg_tools / "pg_restore"), "--no-owner", f"--dbname={address}", str(saved)],
         capture_output=True,
         text=True,

@@ -84,10 +84,15 @@ def test_check_prints_the_invite_link(
     assert TOKEN not in said
 
 
-def test_check_says_what_is_wrong(env: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_check_says_what_is_wrong(
+    env: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     env.setenv("LOG_LEVEL", "verbose")
     assert cli.main(["check"]) == 2
-    assert capsys.readouterr().err == "settings: LOG_LEVEL='verbose' is not allowed: DEBUG, INFO, WARNING, ERROR.\n"
+    assert (
+        capsys.readouterr().err
+        == "settings: LOG_LEVEL='verbose' is not allowed: DEBUG, INFO, WARNING, ERROR.\n"
+    )
     env.delenv("LOG_LEVEL")
     database = tmp_path / "readonly.db"
     import asyncio

@@ -157,7 +157,10 @@ def test_passwords_in_urls_are_masked_everywhere() -> None:
     assert mask("postgresql://bot:s3cr%40t@db.example:5432/tilehost?sslmode=require") == (
         "postgresql://bot:***@db.example:5432/tilehost?sslmode=require"
     )
-    assert mask("could not reach postgres://u:pw@h/db: refused") == "could not reach postgres://u:***@h/db: refused"
+    assert (
+        mask("could not reach postgres://u:pw@h/db: refused")
+        == "could not reach postgres://u:***@h/db: refused"
+    )
     assert mask("postgresql://h/db?user=u&password=pw&sslmode=require") == (
         "postgresql://h/db?user=u&password=***&sslmode=require"
     )
@@ -172,7 +175,9 @@ def test_logs_never_carry_a_password_or_the_token() -> None:
     try:
         raise OSError("connect to postgresql://bot:secret@db/tilehost failed")
     except OSError as error:
-        record = logging.LogRecord("bot", logging.ERROR, __file__, 1, "with %s", (TOKEN,), (OSError, error, None))
+        record = logging.LogRecord(
+            "bot", logging.ERROR, __file__, 1, "with %s", (TOKEN,), (OSError, error, None)
+        )
     text = formatter.format(record)
     assert "secret" not in text and TOKEN not in text and "bot:***@db" in text and "OSError" in text
 

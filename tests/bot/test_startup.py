@@ -13,8 +13,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 from bot.storage import Storage
 from tests.support.tokens import TOKEN
 

@@ -58,7 +58,9 @@ async def test_the_owner_syncs_on_demand_and_nobody_else(simcord_env: Any, db_pa
     env = simcord_env
     guild = env.create_guild("Tiles Club")
     channel = guild.create_text_channel("games")
-    managers = guild.create_role("admins", permissions=discord.Permissions(manage_guild=True, manage_channels=True))
+    managers = guild.create_role(
+        "admins", permissions=discord.Permissions(manage_guild=True, manage_channels=True)
+    )
     owner = guild.add_member(env.create_user("owner"), roles=[managers])
     admin = guild.add_member(env.create_user("admin"), roles=[managers])
     member = guild.add_member(env.create_user("member"))
@@ -74,7 +76,9 @@ async def test_the_owner_syncs_on_demand_and_nobody_else(simcord_env: Any, db_pa
 
 async def test_only_the_process_of_shard_zero_syncs(caplog: pytest.LogCaptureFixture, db_path: str) -> None:
     # The shards of this process (its ids are what counts; unsharded here, to need no gateway).
-    bot = create_bot(Settings(token=TOKEN, db_path=db_path, shard_ids=frozenset({2, 3}), command_sync="changed"))
+    bot = create_bot(
+        Settings(token=TOKEN, db_path=db_path, shard_ids=frozenset({2, 3}), command_sync="changed")
+    )
     with caplog.at_level(logging.INFO):
         await bot.sync_at_start()  # returns before it would need Discord or the database
     assert "synced by the process that runs shard 0" in caplog.text

@@ -191,7 +191,8 @@ async def test_an_action_ends_before_the_next_turn_clock_alarm(table: local.Loca
 
 
 def test_local_mode_has_its_own_database() -> None:
-    real = Settings(token="", db_path="data/tilehost.db", dev_guild_id=42, autoshard=True, command_sync="changed")
+    real = Settings(token="", db_path="data/tilehost.db", dev_guild_id=42, autoshard=True)
+    real = replace(real, command_sync="changed")
     assert local.local_settings(real).db_path == LOCAL_DB
     assert local.local_settings(real).dev_guild_id is None
     assert not local.local_settings(real).sharded
@@ -282,7 +283,8 @@ def test_a_bad_or_taken_port_is_a_clear_error(
     monkeypatch.delenv("DISCORD_TOKEN", raising=False)
     monkeypatch.setenv("TILEHOST_LOCAL_PORT", "eighty")
     assert entry.main(["local"]) == 2
-    assert "TILEHOST_LOCAL_PORT='eighty' is not allowed: a port number from 1 to 65535." in capsys.readouterr().err
+    said = capsys.readouterr().err
+    assert "TILEHOST_LOCAL_PORT='eighty' is not allowed: a port number from 1 to 65535." in said
     monkeypatch.delenv("TILEHOST_LOCAL_PORT")
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
