@@ -22,7 +22,7 @@ $(VENV)/.python: FORCE
 
 $(RUN_STAMP): $(VENV)/.python pyproject.toml requirements/build.txt requirements/run.txt
 	$(INSTALL) -r requirements/build.txt -r requirements/run.txt
-	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e .
+	PYTHONWARNINGS=ignore $(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e .
 	touch $@
 
 $(LOCAL_STAMP): $(RUN_STAMP) requirements/local.txt
