@@ -75,7 +75,9 @@ def test_every_link_leads_somewhere(page: Path) -> None:
     for number, target in links(page):
         file_part, _, anchor = target.partition("#")
         destination = (page.parent / file_part).resolve() if file_part else page
-        relative = destination.relative_to(ROOT).as_posix() if destination.is_relative_to(ROOT) else str(destination)
+        relative = (
+            destination.relative_to(ROOT).as_posix() if destination.is_relative_to(ROOT) else str(destination)
+        )
         if relative in OTHER_BRANCHES and not destination.exists():
             continue
         if not destination.exists():

@@ -29,7 +29,11 @@ def pins(name: str, python: str = "3.11") -> dict[str, str]:
         if match is None:
             continue
         package, version, marker = match.groups()
-        environment = {"python_version": python, "python_full_version": f"{python}.0", "sys_platform": "linux"}
+        environment = {
+            "python_version": python,
+            "python_full_version": f"{python}.0",
+            "sys_platform": "linux",
+        }
         if marker is None or Marker(marker).evaluate(environment):
             pinned[canonicalize_name(package)] = version
     return pinned
@@ -56,8 +60,8 @@ def test_every_requirement_is_pinned_to_a_version_it_allows(python: str) -> None
                 name = canonicalize_name(requirement.name)
                 assert name in pinned, f"requirements/{lock}.txt does not pin {name}: run make lock"
                 assert requirement.specifier.contains(pinned[name], prereleases=True), (
-                    f"requirements/{lock}.txt pins {name}=={pinned[name]}, pyproject.toml asks {requirement}: "
-                    "run make lock"
+                    f"requirements/{lock}.txt pins {name}=={pinned[name]}, pyproject.toml asks "
+                    f"{requirement}: run make lock"
                 )
 
 
