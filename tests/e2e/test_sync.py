@@ -33,15 +33,23 @@ def simcord_bot(db_path: str) -> Any:
     return build_bot(db_path, TEST_EXTENSIONS, [1000], command_sync="changed")
 
 
-async def test_a_start_syncs_only_when_the_commands_changed(simcord_env: Any, db_path: str) -> None:
+async def test_a_start_syncs_only_when_the_commands_changed(
+    simcord_env: Any, db_path: str, caplog: pytest.LogCaptureFixture
+) -> None:
     env = simcord_env
     assert len(syncs(env)) == 1, "the first start on a new database syncs"
     guild = env.create_guild("Tiles Club")
     channel = guild.create_text_channel("games")
     alice = guild.add_member(env.create_user("alice"))
 
-    await env.restart_bot(build_bot(db_path, TEST_EXTENSIONS, [1000], command_sync="changed"))
+    with caplog.at_level(logging.INFO):
+        await env.restart_bot(build_bot(db_path, TEST_EXTENSIONS, [1000], command_sync="changed"))
     assert len(syncs(env)) == 1, "the same commands again: no sync"
+    assert "slash commands unchanged since the last sync: not synced" in caplog.text
+    assert (
+        f"invite link: https://discord.com/oauth2/authorize?client_id={env.bot.application_id}&"
+        in caplog.text
+    )
     assert "tiny new" in alice.available_commands(channel), "Discord still has them"
     assert "lobby, host **alice**" in shown(await alice.slash(channel, "tiny new")).content
 
