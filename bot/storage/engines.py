@@ -40,6 +40,9 @@ TABLE_KEYS = {
     "ratings": ("scope_id", "game", "user_id"),
     "user_settings": ("user_id",),
     "guild_settings": ("guild_id",),
+    "seasons": ("guild_id", "number"),
+    "season_ratings": ("guild_id", "season", "game", "user_id"),
+    "admin_log": ("guild_id", "number"),
 }
 """Every table that holds data and its primary key, in an order where references come first."""
 DATA_TABLES = tuple(TABLE_KEYS)
