@@ -11,7 +11,7 @@ import discord
 import pytest
 
 from bot.storage.store import FORMER_PLAYER
-from tests.e2e.helpers import game_state, only_game, private, refused, room, rows, seat_names, shown
+from tests.e2e.helpers import game_state, private, refused, room, rows, seat_names, shown
 
 ADMIN_COMMANDS = ("clock", "season", "forget", "log", "undo")
 
@@ -85,7 +85,7 @@ async def test_the_servers_default_clock(world: Any, db_path: str) -> None:
     private(await alice.slash(channel, "tiny abort"))
 
     logged = private(await admin.slash(channel, "tilehost log")).content
-    assert f"**#1** <t:" in logged and f"<@{admin.id}>: default clock set to 48 hours a move" in logged
+    assert "**#1** <t:" in logged and f"<@{admin.id}>: default clock set to 48 hours a move" in logged
     assert "`/tilehost undo action:1`" in logged
     said = private(await admin.slash(channel, "tilehost undo", action=1))
     assert (
