@@ -112,6 +112,9 @@ def test_the_permissions_are_the_ones_the_docs_explain() -> None:
     for name in PERMISSION_REASONS:
         assert f"| {permission_title(name)} |" in hosting, f"docs/hosting.md explains {name}"
     assert str(PERMISSIONS.value) in hosting
+    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    assert str(PERMISSIONS.value) in readme
+    assert all(permission_title(name) in readme for name in PERMISSION_REASONS), "the README lists them"
     assert "use_application_commands" not in PERMISSION_REASONS, "members need it, not the bot"
 
 
