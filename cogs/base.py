@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import io
 import logging
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
@@ -192,8 +191,7 @@ class GameCog(commands.GroupCog):
             log.warning("the reply to lobby %s failed; posting it in the channel", session.id)
             message = await self.bot.announcer.post(session.row.channel_id, content, view=view)
         if message is not None:
-            await self.service.storage.set_message(session.id, message.id)
-            session.row = replace(session.row, message_id=message.id)
+            await self.service.set_message(session, message.id)
 
     @app_commands.command(description="Take a seat in this channel's lobby.")
     async def join(self, interaction: discord.Interaction) -> None:

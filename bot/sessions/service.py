@@ -129,17 +129,18 @@ class SessionService:
 
     async def set_message(self, session: Session, message_id: int) -> None:
         """Remember the message that shows the table now (its lobby, turn board or result)."""
-        await self.storage.set_message(session.id, message_id)
         self._patch(session, message_id=message_id)
+        await self.storage.set_message(session.id, message_id)
 
     async def set_thread(self, session: Session, thread_id: int) -> None:
         """Remember the thread the game plays in."""
-        await self.storage.set_thread(session.id, thread_id)
         self._patch(session, thread_id=thread_id)
+        await self.storage.set_thread(session.id, thread_id)
 
     def _patch(self, session: Session, **changes: Any) -> None:
-        """Change the stored row's copy in memory: the session's (the live one where the caller
-        holds another copy of the same game)."""
+        """Change the row in memory first: the message or thread exists on Discord whether or not
+        storing it works (a failure to store is the caller's to log); the live session is
+        patched too where the caller holds another copy of the game."""
         live = self.tables.get(session.id)
         for each in {id(s): s for s in (session, live) if s is not None}.values():
             each.row = replace(each.row, **changes)
