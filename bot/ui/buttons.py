@@ -65,7 +65,7 @@ class TableButton(
                 raise errors.GameOver("That game is no longer running.")
             await self._run(interaction, bot, session)
         except (errors.SessionError, GameError) as error:
-            await replies.send_error(interaction, str(error))
+            await replies.private(interaction, str(error))
         except Exception as error:
             if unavailable(error):
                 log.error(
@@ -74,10 +74,10 @@ class TableButton(
                     self.game_id,
                     error,
                 )
-                await replies.send_error(interaction, replies.STORAGE_DOWN)
+                await replies.private(interaction, replies.STORAGE_DOWN)
                 return
             log.exception("the %s button of game %s failed", self.verb, self.game_id)
-            await replies.send_error(interaction, replies.NOTHING_RECORDED)
+            await replies.private(interaction, replies.NOTHING_RECORDED)
 
     async def _run(self, interaction: discord.Interaction, bot: TilehostBot, session: Session) -> None:
         service = bot.service
