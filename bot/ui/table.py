@@ -18,16 +18,14 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 import discord
 
 from bot import words
 from bot.sessions import Session, Status, Step, Update, UpdateKind
 from bot.ui import buttons, files, replies
-
-if TYPE_CHECKING:
-    from bot.client import TilehostBot
+from bot.ui.protocol import TableBot
 
 log = logging.getLogger(__name__)
 
@@ -49,7 +47,7 @@ class _Turn:
 class TableAnnouncer:
     """Announces every update of every game in its room (thread or channel)."""
 
-    def __init__(self, bot: TilehostBot) -> None:
+    def __init__(self, bot: TableBot) -> None:
         self.bot = bot
         self._queues: dict[int, list[Update]] = {}
         self._tasks: dict[int, asyncio.Task[None]] = {}
