@@ -10,10 +10,10 @@ from typing import Protocol
 
 from bot import errors
 from bot.clock import TurnClock, reminder_time
-from bot.sessions.lookup import Tables
-from bot.sessions.session import Publish, Session, Update, UpdateKind, ready
+from bot.sessions.lookup import Shared
+from bot.sessions.session import Session, Update, UpdateKind, ready
 from bot.status import Status
-from bot.storage import Clock, Storage
+from bot.storage import Clock
 
 log = logging.getLogger(__name__)
 
@@ -42,22 +42,11 @@ class Clocks:
     the clocks after every move, and the clocks call it back when a deadline passes).
     """
 
-    def __init__(
-        self,
-        storage: Storage,
-        tables: Tables,
-        *,
-        now: Callable[[], float],
-        sleep: Callable[[float], Awaitable[None]],
-        publish: Publish,
-    ) -> None:
-        self.storage = storage
-        self.tables = tables
-        self.now = now
+    def __init__(self, shared: Shared, sleep: Callable[[float], Awaitable[None]]) -> None:
+        self.shared = shared
         self._sleep = sleep
-        self._publish = publish
         self.flow: Flow
-        self.turn = TurnClock(self._alarm, now=now, sleep=sleep)
+        self.turn = TurnClock(self._alarm, now=shared.now, sleep=sleep)
         self._retries: set[asyncio.Task[None]] = set()
 
     # -- deadlines ---------------------------------------------------------------------------
@@ -78,7 +67,7 @@ class Clocks:
         period = self.period(session)
         if period <= 0:
             return Clock()
-        start = self.now()
+        start = self.shared.now()
         return Clock(start + period, reminder_time(start, period))
 
     def set_clock(self, session: Session, clock: Clock) -> None:
@@ -93,7 +82,7 @@ class Clocks:
     # -- alarms ------------------------------------------------------------------------------
 
     async def _alarm(self, game_id: int, kind: str) -> None:
-        session = self.tables.get(game_id)
+        session = self.shared.tables.get(game_id)
         if session is None or session.status is not Status.PLAYING:
             return
         try:
@@ -121,7 +110,7 @@ class Clocks:
             self._retry(session, attempt)
             return
         if update is not None:
-            await self._publish(update)
+            await self.shared.publish(update)
             self.flow.carry_on(session)
 
     def _retry(self, session: Session, attempt: int) -> None:
@@ -129,7 +118,7 @@ class Clocks:
 
         async def again() -> None:
             await self._sleep(wait)
-            if self.tables.get(session.id) is not session or session.status is not Status.PLAYING:
+            if self.shared.tables.get(session.id) is not session or session.status is not Status.PLAYING:
                 return
             await self._expire(session, attempt + 1)
 
@@ -140,10 +129,10 @@ class Clocks:
     async def _remind(self, session: Session) -> None:
         session.reminder_at = None
         try:
-            await self.storage.set_clock(session.id, Clock(session.deadline, None))
+            await self.shared.storage.set_clock(session.id, Clock(session.deadline, None))
         except Exception:
             log.warning("game %s: could not store that the reminder was sent", session.id)
-        await self._publish(Update(session, UpdateKind.REMINDER))
+        await self.shared.publish(Update(session, UpdateKind.REMINDER))
 
     async def close(self) -> None:
         """Stop the turn clock and the retries."""

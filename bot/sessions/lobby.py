@@ -10,11 +10,11 @@ from typing import Any
 
 from bot import errors
 from bot.sessions.clocks import Clocks
-from bot.sessions.lookup import Tables
+from bot.sessions.lookup import Shared
 from bot.sessions.play import Referee
-from bot.sessions.session import Publish, Session, Update, UpdateKind
+from bot.sessions.session import Session, Update, UpdateKind
 from bot.status import Status
-from bot.storage import ActiveGameExists, SeatRow, StaleMove, Storage
+from bot.storage import ActiveGameExists, SeatRow, StaleMove
 from games import records, registry
 from games.core import Game
 
@@ -26,24 +26,18 @@ class Lobby:
 
     def __init__(
         self,
-        storage: Storage,
-        tables: Tables,
+        shared: Shared,
         clocks: Clocks,
         referee: Referee,
-        *,
-        now: Callable[[], float],
-        publish: Publish,
         seed_source: Callable[[], int],
-        default_turn_seconds: int,
+        turn_seconds: int,
     ) -> None:
-        self.storage = storage
-        self.tables = tables
+        self.shared = shared
         self.clocks = clocks
         self.referee = referee
-        self.now = now
-        self._publish = publish
         self._seed_source = seed_source
-        self.default_turn_seconds = default_turn_seconds
+        self.default_turn_seconds = turn_seconds
+        """A move's time where the lobby sets none."""
 
     async def create(
         self,
@@ -64,7 +58,7 @@ class Lobby:
         seconds = self.default_turn_seconds if turn_seconds is None else turn_seconds
         host = SeatRow(0, user_id, name)
         try:
-            game_id = await self.storage.create_game(
+            game_id = await self.shared.storage.create_game(
                 game=game.name,
                 guild_id=guild_id,
                 channel_id=channel_id,
@@ -73,22 +67,22 @@ class Lobby:
                 seed=self._seed_source() if seed is None else seed,
                 deal=None,
                 turn_seconds=seconds,
-                now=self.now(),
+                now=self.shared.now(),
                 table_key=user_id if game.table_per_player else 0,
                 variant=game.variant(parsed),
             )
         except ActiveGameExists:
             raise errors.GameExists(f"This channel already has an open {game.title} table.") from None
-        row = await self.storage.game(game_id)
+        row = await self.shared.storage.game(game_id)
         assert row is not None
         session = Session(row, game, [host])
-        self.tables.add(session)
+        self.shared.tables.add(session)
         return session
 
     def _check_free_table(self, game: Game[Any, Any], channel_id: int, user_id: int) -> None:
         # the games at this table: those of the channel that have no thread of their own, or
         # the game whose thread this is
-        channel = self.tables.in_channel(channel_id, (game.name,))
+        channel = self.shared.tables.in_channel(channel_id, (game.name,))
         here = [s for s in channel if s.row.thread_id in (None, channel_id)]
         if game.table_per_player:
             if any(s.row.host_id == user_id for s in here):
@@ -133,7 +127,7 @@ class Lobby:
                 f"{session.game.title})."
             )
         seat = SeatRow(len(session.seats), user_id, name, level)
-        await self.storage.add_seat(session.id, seat)
+        await self.shared.storage.add_seat(session.id, seat)
         session.seats = [*session.seats, seat]
 
     async def leave(self, session: Session, user_id: int) -> Update | None:
@@ -146,7 +140,7 @@ class Lobby:
                 return await self._abort_locked(session, user_id)
             remaining = [seat for seat in session.seats if seat.user_id != user_id]
             renumbered = [SeatRow(i, s.user_id, s.name, s.ai_level) for i, s in enumerate(remaining)]
-            await self.storage.replace_seats(session.id, renumbered)
+            await self.shared.storage.replace_seats(session.id, renumbered)
             session.seats = renumbered
         return None
 
@@ -173,7 +167,8 @@ class Lobby:
             probe = Session(playing, session.game, seated, state, header)
             clock = self.clocks.next_clock(probe, same_turn=False, force=True)
             try:
-                await self.storage.start_game(session.id, seated, probe.snapshot(), clock, self.now())
+                now = self.shared.now()
+                await self.shared.storage.start_game(session.id, seated, probe.snapshot(), clock, now)
             except StaleMove:
                 raise errors.AlreadyStarted(
                     f"{session.game.title} #{session.id} has already started."
@@ -182,7 +177,7 @@ class Lobby:
             self.clocks.set_clock(session, clock)
             steps = await self.referee.play_forced(session)
             update = Update(session, UpdateKind.STARTED, steps, turn_passed=True, user_id=user_id)
-        await self._publish(update)
+        await self.shared.publish(update)
         self.referee.carry_on(session)
         return update
 
@@ -196,12 +191,12 @@ class Lobby:
         return update
 
     async def _abort_locked(self, session: Session, user_id: int | None) -> Update:
-        await self.storage.abort(session.id, self.now())
+        await self.shared.storage.abort(session.id, self.shared.now())
         session.row = replace(session.row, status=Status.ABORTED)
         self.clocks.disarm(session)
-        self.tables.drop(session)
+        self.shared.tables.drop(session)
         update = Update(session, UpdateKind.ABORTED, user_id=user_id)
-        await self._publish(update)
+        await self.shared.publish(update)
         return update
 
 

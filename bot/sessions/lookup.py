@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from bot import errors
-from bot.sessions.session import Session
+from bot.sessions.session import Publish, Session
 from bot.status import Status
+from bot.storage import Storage
 from games import registry
 
 
@@ -79,3 +81,14 @@ class Tables:
             if session.status is Status.LOBBY:
                 return session
         raise errors.NoGameHere(f"There is no {kind.title} lobby here. Open one with `/{kind.name} new`.")
+
+
+@dataclass(frozen=True)
+class Shared:
+    """What the service's collaborators work with alike: storage, the live tables, the time,
+    and ``publish``, which hands an update to every listener."""
+
+    storage: Storage
+    tables: Tables
+    now: Callable[[], float]
+    publish: Publish

@@ -5,18 +5,16 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
 from bot import errors
 from bot.ratings import rating_update
 from bot.sessions.clocks import Clocks
-from bot.sessions.lookup import Tables
+from bot.sessions.lookup import Shared
 from bot.sessions.restore import Restorer
 from bot.sessions.session import (
     Chooser,
-    Publish,
     Queued,
     Session,
     Step,
@@ -27,7 +25,7 @@ from bot.sessions.session import (
     seat_for,
 )
 from bot.status import Status
-from bot.storage import Clock, Finish, ResultRow, SeatRow, StaleMove, Storage
+from bot.storage import Clock, Finish, ResultRow, SeatRow, StaleMove
 from games.core import Event, Outcome
 from games.records import RESIGN, TIMEOUT, RecordedMove
 
@@ -40,23 +38,10 @@ MAX_COMPUTER_PLIES = 2_000
 class Referee:
     """Makes the moves of people, computers and the clock, each stored before it is announced."""
 
-    def __init__(
-        self,
-        storage: Storage,
-        tables: Tables,
-        clocks: Clocks,
-        restorer: Restorer,
-        *,
-        now: Callable[[], float],
-        publish: Publish,
-        chooser: Chooser,
-    ) -> None:
-        self.storage = storage
-        self.tables = tables
+    def __init__(self, shared: Shared, clocks: Clocks, restorer: Restorer, chooser: Chooser) -> None:
+        self.shared = shared
         self.clocks = clocks
         self.restorer = restorer
-        self.now = now
-        self._publish = publish
         self._chooser = chooser
         self._computer_tasks: dict[int, asyncio.Task[None]] = {}
 
@@ -81,7 +66,7 @@ class Referee:
             step = await self.commit_move(session, seat, move, user_id)
             steps = (step, *await self.play_forced(session))
             update = self.moves_update(session, steps, user_id)
-        await self._publish(update)
+        await self.shared.publish(update)
         self.carry_on(session)
         return update
 
@@ -96,7 +81,7 @@ class Referee:
             step = await self.commit(session, seat, RESIGN, user_id, state, events)
             steps = (step, *await self.play_forced(session))
             update = self.moves_update(session, steps, user_id, before=before)
-        await self._publish(update)
+        await self.shared.publish(update)
         self.carry_on(session)
         return update
 
@@ -104,7 +89,7 @@ class Referee:
         """Store what the rules do when the seat to act ran out of time (None: the deadline
         moved on since the alarm was set)."""
         async with session.lock:
-            if session.deadline is None or session.deadline > self.now() + 1e-6:
+            if session.deadline is None or session.deadline > self.shared.now() + 1e-6:
                 return None
             seat = session.to_act()
             if seat is None:
@@ -123,7 +108,7 @@ class Referee:
             log.exception("game %s: forced turns could not be played after the restart", session.id)
             return
         if steps:
-            await self._publish(self.moves_update(session, steps, None))
+            await self.shared.publish(self.moves_update(session, steps, None))
         self.carry_on(session)
 
     def moves_update(
@@ -182,7 +167,7 @@ class Referee:
         timeout = notation == TIMEOUT
         clock = Clock() if finish else self.clocks.next_clock(probe, same_turn=same_turn, force=timeout)
         try:
-            await self.storage.record_move(
+            await self.shared.storage.record_move(
                 session.id,
                 ply=probe.ply,
                 seat=seat,
@@ -190,7 +175,7 @@ class Referee:
                 user_id=user_id,
                 snapshot=probe.snapshot(),
                 clock=clock,
-                now=self.now(),
+                now=self.shared.now(),
                 finish=finish,
             )
         except StaleMove:
@@ -212,7 +197,7 @@ class Referee:
         if finished:
             session.row = replace(session.row, status=Status.FINISHED)
             self.clocks.disarm(session)
-            self.tables.drop(session)
+            self.shared.tables.drop(session)
         else:
             self.clocks.set_clock(session, clock)
 
@@ -278,7 +263,7 @@ class Referee:
             except Exception:
                 log.exception("game %s: the computer in seat %s could not move", session.id, seat.seat)
                 return
-            await self._publish(update)
+            await self.shared.publish(update)
         log.error("game %s: computers made %d moves in a row; stopping", session.id, MAX_COMPUTER_PLIES)
 
     async def _computer_turn(self, session: Session, seat: SeatRow) -> Update:

@@ -10,11 +10,11 @@ from typing import Any
 
 from bot import errors, workers
 from bot.sessions.clocks import Clocks, Flow
-from bot.sessions.lookup import Tables
+from bot.sessions.lookup import Shared
 from bot.sessions.session import Session
 from bot.shards import Shards
 from bot.status import Status
-from bot.storage import Clock, GameRow, SeatRow, Storage
+from bot.storage import Clock, GameRow, SeatRow
 from games import records, registry
 from games.errors import GameError
 from games.records import Record, RecordedMove
@@ -29,9 +29,8 @@ class Restorer:
     exists.
     """
 
-    def __init__(self, storage: Storage, tables: Tables, clocks: Clocks, shards: Shards | None) -> None:
-        self.storage = storage
-        self.tables = tables
+    def __init__(self, shared: Shared, clocks: Clocks, shards: Shards | None) -> None:
+        self.shared = shared
         self.clocks = clocks
         self.shards = shards
         self.flow: Flow
@@ -41,8 +40,8 @@ class Restorer:
         bulk and the clocks are re-armed at once; each record is then replayed in the background,
         off the event loop (games whose computer seat is to act first), and anything that needs a
         game's state waits for it (:func:`~bot.sessions.session.ready`)."""
-        rows = await self.storage.active_games(self.shards)
-        seats = await self.storage.seats_of([row.id for row in rows])
+        rows = await self.shared.storage.active_games(self.shards)
+        seats = await self.shared.storage.seats_of([row.id for row in rows])
         restored = []
         for row in sorted(rows, key=lambda r: not _computer_to_act(r, seats.get(r.id, []))):
             try:
@@ -55,7 +54,7 @@ class Restorer:
                 )
                 continue
             session = Session(row, game, seats.get(row.id, []))
-            self.tables.add(session)
+            self.shared.tables.add(session)
             restored.append(session)
             if session.status is Status.PLAYING:
                 self.clocks.set_clock(session, Clock(row.deadline, row.reminder_at))
@@ -83,45 +82,45 @@ class Restorer:
         """A stored game's header, record lines and final state (replayed off the event loop)."""
         game = registry.get(row.game)
         header = records.new_record(game, [s.name for s in seats], row.options, row.seed, row.deal)
-        lines = [RecordedMove(line.seat, line.notation) for line in await self.storage.moves(row.id)]
+        lines = [RecordedMove(line.seat, line.notation) for line in await self.shared.storage.moves(row.id)]
         state = await workers.run(workers.replay_final, game, header, lines, timeout=None)
         return header, lines, state
 
     async def reload(self, session: Session) -> None:
         """Read a game back from storage after another process moved it on."""
-        row = await self.storage.game(session.id)
+        row = await self.shared.storage.game(session.id)
         if row is None:
             return
-        seats = await self.storage.seats(row.id)
+        seats = await self.shared.storage.seats(row.id)
         session.row, session.seats = row, seats
         session._suggested = None
         if session.status is not Status.PLAYING:
             self.clocks.disarm(session)
-            self.tables.drop(session)
+            self.shared.tables.drop(session)
             return
         session.header, session.lines, session.state = await self.replay_stored(row, seats)
         self.clocks.set_clock(session, Clock(row.deadline, row.reminder_at))
 
     async def last_finished(self, channel_id: int, games: Sequence[str]) -> Session | None:
         """The last game of ``games`` to end in this channel (or a thread of it), loaded."""
-        row = await self.storage.last_finished(channel_id, games)
+        row = await self.shared.storage.last_finished(channel_id, games)
         if row is None:
             return None
-        seats = await self.storage.seats(row.id)
+        seats = await self.shared.storage.seats(row.id)
         session = Session(row, registry.get(row.game), seats)
         session.header, session.lines, session.state = await self.replay_stored(row, seats)
         return session
 
     async def finished_record(self, game_id: int) -> tuple[GameRow, Record]:
         """The record of any stored game (finished ones included)."""
-        row = await self.storage.game(game_id)
+        row = await self.shared.storage.game(game_id)
         if row is None:
             raise errors.NoGameHere(f"There is no game #{game_id}.")
-        seats = await self.storage.seats(game_id)
+        seats = await self.shared.storage.seats(game_id)
         record = records.new_record(
             registry.get(row.game), [s.name for s in seats], row.options, row.seed, row.deal
         )
-        lines = await self.storage.moves(game_id)
+        lines = await self.shared.storage.moves(game_id)
         return row, record.with_moves([RecordedMove(line.seat, line.notation) for line in lines])
 
 

@@ -28,7 +28,7 @@ from typing import Any
 from bot.sessions.advice import Advice
 from bot.sessions.clocks import Clocks
 from bot.sessions.lobby import Lobby
-from bot.sessions.lookup import Tables
+from bot.sessions.lookup import Shared, Tables
 from bot.sessions.play import Referee
 from bot.sessions.restore import Restorer
 from bot.sessions.session import Chooser, Listener, Session, Update, ready
@@ -62,31 +62,16 @@ class SessionService:
         """What a ``hard`` computer (and a hint) may spend on one decision."""
         self._listeners: list[Listener] = []
         self.tables = Tables()
-        self.clocks = Clocks(storage, self.tables, now=now, sleep=sleep, publish=self._publish)
+        shared = Shared(storage, self.tables, now, self._publish)
+        self.clocks = Clocks(shared, sleep)
         self.clock = self.clocks.turn
         """The turn clock every game's deadline and reminder is armed on."""
-        self.restorer = Restorer(storage, self.tables, self.clocks, shards)
+        self.restorer = Restorer(shared, self.clocks, shards)
         self.advice = Advice(self.computer_budget)
-        self.referee = Referee(
-            storage,
-            self.tables,
-            self.clocks,
-            self.restorer,
-            now=now,
-            publish=self._publish,
-            chooser=chooser or self.advice.computer_choice,
-        )
+        self.referee = Referee(shared, self.clocks, self.restorer, chooser or self.advice.computer_choice)
         self.clocks.flow = self.restorer.flow = self.referee
-        self.lobby = Lobby(
-            storage,
-            self.tables,
-            self.clocks,
-            self.referee,
-            now=now,
-            publish=self._publish,
-            seed_source=seed_source or (lambda: secrets.randbits(62)),
-            default_turn_seconds=default_turn_seconds,
-        )
+        seeds = seed_source or (lambda: secrets.randbits(62))
+        self.lobby = Lobby(shared, self.clocks, self.referee, seeds, default_turn_seconds)
         # The API the cogs, the UI and the tests call, answered by the collaborator that does it.
         self.get = self.tables.get
         self.sessions = self.tables.sessions
