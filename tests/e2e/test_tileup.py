@@ -334,7 +334,7 @@ async def test_a_reminder_then_the_clock_ends_the_turn_without_a_forfeit(world: 
     alice, bob = people["alice"], people["bob"]
     game_id = await start_game(env, channel, "tileup", alice, bob, clock_hours=2)
     table = Table.watching("tileup", env, channel, db_path, people, game_id)
-    watch = table.game_id, table.watch
+    watch = table.watch
     late = table.mover()
     place = nearest_corner(await table.suggestions(late, "play", "move", "@"), CORNERS)
     assert place is not None
