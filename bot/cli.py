@@ -324,24 +324,9 @@ def sync(options: argparse.Namespace) -> int:
     if settings is None:
         return EXIT_CONFIG
     configure_logging(settings)
-    import discord
+    from bot.client import sync_commands_now
 
-    from bot.client import EXIT_LOGIN, EXIT_NETWORK, sync_only
-
-    try:
-        count = asyncio.run(sync_only(settings))
-    except discord.LoginFailure:
-        print("sync: Discord refused the token (check DISCORD_TOKEN).", file=sys.stderr)
-        return EXIT_LOGIN
-    except discord.HTTPException as error:
-        print(f"sync: Discord refused the commands ({error}).", file=sys.stderr)
-        return EXIT_PROBLEM
-    except OSError as error:
-        print(f"sync: Discord cannot be reached ({error}).", file=sys.stderr)
-        return EXIT_NETWORK
-    where = f"to server {settings.dev_guild_id}" if settings.dev_guild_id else "globally"
-    print(f"synced {count} slash commands {where}")
-    return 0
+    return sync_commands_now(settings)
 
 
 # -- the database ----------------------------------------------------------------------------

@@ -311,6 +311,25 @@ def connect(settings: Settings) -> int:
     return 0
 
 
+def sync_commands_now(settings: Settings) -> int:
+    """``python -m bot sync``: log in, sync the slash commands, log out; the exit code (the
+    failures said in one line, as at start)."""
+    try:
+        count = asyncio.run(sync_only(settings))
+    except discord.LoginFailure:
+        print("sync: Discord refused the token (check DISCORD_TOKEN).", file=sys.stderr)
+        return EXIT_LOGIN
+    except discord.HTTPException as error:
+        print(f"sync: Discord refused the commands ({error}).", file=sys.stderr)
+        return 1
+    except (TimeoutError, aiohttp.ClientError, OSError) as error:
+        print(f"sync: Discord cannot be reached ({error}).", file=sys.stderr)
+        return EXIT_NETWORK
+    where = f"to server {settings.dev_guild_id}" if settings.dev_guild_id else "globally"
+    print(f"synced {count} slash commands {where}")
+    return 0
+
+
 async def sync_only(settings: Settings) -> int:
     """``python -m bot sync``: log in, sync the slash commands, log out; the number synced."""
     bot = create_bot(replace(settings, autoshard=False, shard_count=None, shard_ids=None))

@@ -288,8 +288,8 @@ class HistoryRow:
 
 @dataclass(frozen=True)
 class Season:
-    """A server's leaderboard season: its results are those that finished from ``started_at``
-    until ``ended_at`` (None: the current season)."""
+    """A server's leaderboard season: its results are those that finished after ``started_at``
+    and until ``ended_at`` (None: the current season)."""
 
     number: int
     started_at: float

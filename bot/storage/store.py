@@ -730,7 +730,7 @@ class Storage:
         """How many results finished in the server since ``since``."""
         return int(
             await self.database.fetchval(
-                "SELECT COUNT(*) FROM results WHERE guild_id = ? AND finished_at >= ?", (guild_id, since)
+                "SELECT COUNT(*) FROM results WHERE guild_id = ? AND finished_at > ?", (guild_id, since)
             )
         )
 
@@ -803,11 +803,11 @@ def _results_where(game: str, guild_id: int | None, season: Season | None = None
     if guild_id is None:
         return "r.game = ?", [game]
     where, params = "r.game = ? AND r.guild_id = ?", [game, guild_id]
-    if season is not None:
-        where += " AND r.finished_at >= ?"
+    if season is not None:  # a result finished at the very instant a season started is the old one's
+        where += " AND r.finished_at > ?"
         params.append(season.started_at)
         if season.ended_at is not None:
-            where += " AND r.finished_at < ?"
+            where += " AND r.finished_at <= ?"
             params.append(season.ended_at)
     return where, params
 

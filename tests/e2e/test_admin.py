@@ -132,6 +132,7 @@ async def test_a_new_season_starts_the_leaderboards_afresh(world: Any, db_path: 
     assert f"<@{bob.id}>" in back.embeds[0].description
 
     private(await admin.slash(channel, "tilehost season", confirm=True))
+    await env.advance_time(60)
     await play_game(env, channel, db_path, cara, bob)
     refused(env, await admin.slash(channel, "tilehost undo", action=3), "Games have finished in season 2")
     refused(
