@@ -172,3 +172,17 @@ async def test_removing_a_players_data(world: Any, db_path: str) -> None:
     assert "a player's data removed on request" in logged and "cannot be undone" in logged
     assert f"<@{bob.id}>" not in logged and "bob" not in logged
     refused(env, await admin.slash(channel, "tilehost undo", action=1), "cannot be undone")
+
+
+def test_paging_buttons_remember_a_past_season_and_old_ones_still_work() -> None:
+    """A leaderboard's buttons carry their season in their custom id; buttons posted before
+    seasons existed (no season part) still match, and page the current season."""
+    from cogs.standings import PageButton
+
+    template = PageButton.__discord_ui_compiled_template__
+    old = template.fullmatch("lb:tiny:123:wins:1:next")
+    assert old is not None and old["season"] is None
+    new = PageButton("tiny", 123, "wins", 1, "next", season=2)
+    assert new.item.custom_id == "lb:tiny:123:wins:1:next:s2"
+    match = template.fullmatch(new.item.custom_id)
+    assert match is not None and match["season"] == "2" and match["page"] == "1"
