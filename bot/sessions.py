@@ -873,7 +873,7 @@ class SessionService:
         game = registry.get(row.game)
         header = records.new_record(game, [s.name for s in seats], row.options, row.seed, row.deal)
         lines = [RecordedMove(line.seat, line.notation) for line in await self.storage.moves(row.id)]
-        state = await workers.run(workers.replay_final, game, header, lines, timeout=None)
+        state = await workers.run(workers.replay_final, game, header, lines, kind=workers.RESTORE)
         return header, lines, state
 
     async def _resume(self, session: Session) -> None:
