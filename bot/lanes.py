@@ -261,6 +261,11 @@ class Lanes:
             self._thread = threading.Thread(target=self._dispatch_forever, name="lanes", daemon=True)
             self._thread.start()
 
+    @property
+    def started(self) -> bool:
+        """True once :meth:`start` has run."""
+        return self._thread is not None
+
     def submit(
         self,
         kind: Kind,

@@ -144,7 +144,8 @@ async def run(
     past its budget (its worker is replaced), :class:`WorkerLost` when its worker died under it,
     and whatever ``fn`` raised. Cancelling the call drops the job, or stops its worker."""
     pool = lanes()
-    pool.start()
+    if not pool.started:
+        await asyncio.to_thread(pool.start)  # seconds (the zygote imports): never on the loop
     job = pool.submit(kind, fn, args, owner=owner, stale=stale, key=key, budget=budget)
     try:
         return await asyncio.wrap_future(job.future)

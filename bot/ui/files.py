@@ -80,7 +80,7 @@ def _drawing_of(session: Session, strict: bool) -> _Drawing:
             view,
             list(names),
             kind=workers.BOARD,
-            key=("board", session.id),
+            key=("board", session.id) if strict else None,
             stale=_left(session, ply) if strict else None,
         )
     )
