@@ -181,11 +181,14 @@ class _LongQueue:
             yield from jobs
         yield from self.background
 
-    def push(self, job: Job, front: bool = False) -> None:
-        if job.kind.background:
+    def push(self, job: Job, front: bool = False, foreground: bool = False) -> None:
+        if job.kind.background and not foreground:
             (self.background.appendleft if front else self.background.append)(job)
             return
-        key = job.owner.turn_key if job.owner is not None else ("job", job.number)
+        if foreground:
+            key: Hashable = ("promoted", job.number)
+        else:
+            key = job.owner.turn_key if job.owner is not None else ("job", job.number)
         jobs = self.turns.get(key)
         if jobs is None:
             jobs = self.turns[key] = deque()
@@ -305,6 +308,14 @@ class Lanes:
                 self._finish(job, error=Stopped("abandoned"))
                 return
         self._wake()
+
+    def promote(self, key: Hashable) -> None:
+        """A waiting background job with ``key`` is wanted now: it goes first in the long lane."""
+        with self._lock:
+            for job in list(self._long.background):
+                if job.key == key:
+                    self._long.background.remove(job)
+                    self._long.push(job, front=True, foreground=True)
 
     def pids(self) -> dict[Lane, list[int]]:
         """The worker processes of each lane now."""

@@ -183,6 +183,11 @@ def hint(game: Game[Any, Any], state: Any, seat: int, seed: int, budget: ai.Budg
     return ai.player_for(ai.HINT_LEVEL, seed=seed, budget=budget).decide(game, state, seat=seat)
 
 
+def apply_move(game: Game[Any, Any], state: Any, move: Any) -> tuple[Any, tuple[Any, ...]]:
+    """``game.apply(state, move)`` for a move whose rules run a search (``Game.searches``)."""
+    return game.apply(state, move)
+
+
 def replay_final(game: Game[Any, Any], header: Record, lines: Sequence[RecordedMove]) -> Any:
     """The state after a stored game's lines (restoring a game after a restart)."""
     return records.final_state(game, header.with_moves(lines))

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import io
 import logging
-from dataclasses import replace
-from typing import TYPE_CHECKING, Any, ClassVar
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 import discord
 from discord import app_commands
@@ -41,6 +41,7 @@ log = logging.getLogger(__name__)
 CLOCK_HELP = "Hours allowed for each move (0: no clock; default: the server's)"
 RULES_PICTURE_MOVES = 8
 MAX_RECORD_BYTES = 1_000_000
+T = TypeVar("T")
 
 
 def option_choices(game_name: str, option: str) -> list[app_commands.Choice[Any]]:
@@ -58,6 +59,18 @@ def option_help(game_name: str, option: str) -> str:
 def owner_of(interaction: discord.Interaction) -> workers.Owner:
     """Whom a member's long work is for (its caps and its turn in the long lane)."""
     return workers.Owner(guild_id=interaction.guild_id, user_id=interaction.user.id)
+
+
+def game_options(game_name: str, *names: str, **more_help: str) -> Callable[[T], T]:
+    """A ``new`` command's slash options ``names``, each described and offered its choices from
+    the engine's own option spec; ``more_help`` describes its other options (``clock_hours``)."""
+    describe = app_commands.describe(**{name: option_help(game_name, name) for name in names}, **more_help)
+    choices = app_commands.choices(**{name: option_choices(game_name, name) for name in names})
+
+    def decorate(command: T) -> T:
+        return describe(choices(command))
+
+    return decorate
 
 
 def channel_of(interaction: discord.Interaction) -> int:
@@ -195,8 +208,7 @@ class GameCog(commands.GroupCog):
             log.warning("the reply to lobby %s failed; posting it in the channel", session.id)
             message = await self.bot.announcer.post(session.row.channel_id, content, view=view)
         if message is not None:
-            await self.service.storage.set_message(session.id, message.id)
-            session.row = replace(session.row, message_id=message.id)
+            await self.service.set_message(session, message.id)
 
     @app_commands.command(description="Take a seat in this channel's lobby.")
     async def join(self, interaction: discord.Interaction) -> None:

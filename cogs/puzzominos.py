@@ -20,7 +20,7 @@ from discord import app_commands
 from bot import errors, words, workers
 from bot.sessions import Session
 from bot.ui import buttons, replies
-from cogs.base import CLOCK_HELP, GameCog, channel_of, option_choices, option_help, owner_of
+from cogs.base import CLOCK_HELP, GameCog, channel_of, game_options, owner_of
 from games import puzzosolo as solo
 from games.puzzominos import solver
 from games.puzzominos.board import Place
@@ -76,8 +76,7 @@ class PuzzOminosCog(
     # -- two players ------------------------------------------------------------------------
 
     @app_commands.command(description="Open a two-player Puzz-Ominos lobby (Red and Blue).")
-    @app_commands.describe(second_piece=option_help(GAME, "second_piece"), clock_hours=CLOCK_HELP)
-    @app_commands.choices(second_piece=option_choices(GAME, "second_piece"))
+    @game_options(GAME, "second_piece", clock_hours=CLOCK_HELP)
     async def new(
         self,
         interaction: discord.Interaction,
@@ -100,6 +99,8 @@ class PuzzOminosCog(
     async def solo(
         self, interaction: discord.Interaction, target: str | None = None, shape: str | None = None
     ) -> None:
+        buttons.throttle(interaction, "solo")
+        self.service.check_free_table(SOLO, channel_of(interaction), interaction.user.id)  # before the solver
         await replies.defer_private(interaction)
         value = solo.target_option(target=target, shape=shape)
         try:
