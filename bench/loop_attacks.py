@@ -230,10 +230,7 @@ async def giveup(env: Any, bot: Any, channels: list[Any], people: list[list[Any]
 async def import_record(
     env: Any, bot: Any, channels: list[Any], people: list[list[Any]], dog: Watchdog
 ) -> None:
-    from games import registry
-    from games.__main__ import selfplay
-
-    record = selfplay(registry.get("tileup"), 4, seed=3).to_text().encode()
+    record = RECORD[0]
     start = real_now()
     answer = await people[1][0].slash(channels[1], "tileup import", record=("tileup.txt", record))
     end = real_now()
@@ -242,9 +239,15 @@ async def import_record(
 
 
 ATTACKS = {"flood": flood, "giveup": giveup, "import": import_record}
+RECORD: list[bytes] = []
+"""The record the import sends (played before the watch starts: the bench's own work)."""
 
 
 async def main(args: argparse.Namespace) -> None:
+    from games import registry
+    from games.__main__ import selfplay
+
+    RECORD.append(selfplay(registry.get("tileup"), 4, seed=3).to_text().encode())
     print(f"root {args.root}; load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     with tempfile.TemporaryDirectory() as folder:
         async with world(os.path.join(folder, "bench.db")) as (env, bot, channels, people):

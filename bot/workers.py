@@ -59,6 +59,9 @@ T = TypeVar("T")
 
 PRELOAD = ("games", "games.registry", "games.ai", "rendering.registry", "PIL.Image")
 """Modules the worker processes have loaded before they start."""
+LONG_NICE = int(os.environ.get("TILEHOST_LONG_NICE", "10") or 10)
+"""The long lane's niceness (``TILEHOST_LONG_NICE``, 0-19): 10 leaves the cores to interactive
+work when both lanes want them; 0 where other programs on the machine must not starve it."""
 
 # -- the kinds of job ---------------------------------------------------------------------------
 
@@ -115,7 +118,7 @@ def lanes() -> Lanes:
     global _lanes
     with _lock:
         if _lanes is None:
-            _lanes = Lanes(sizes(), tuple(PRELOAD))
+            _lanes = Lanes(sizes(), tuple(PRELOAD), long_nice=LONG_NICE)
         return _lanes
 
 
