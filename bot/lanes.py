@@ -421,22 +421,29 @@ class Lanes:
             os.write(self._wake_write, b"!")
 
     def _dispatch_forever(self) -> None:
-        while True:
-            with self._lock:
-                if self._stopping:
-                    return
-                self._kill_overdue()
-            self._refill()
-            with self._lock:
-                starts = self._assign()
-            for slot, job in starts:
-                self._send(slot, job)
-            for key, _ in self._selector.select(self._next_timeout()):
-                if key.fileobj == self._wake_read:
-                    with contextlib.suppress(BlockingIOError, OSError):
-                        os.read(self._wake_read, 4096)
-                else:
-                    self._receive(key.data)
+        while not self._stopping:
+            try:
+                self._dispatch_once()
+            except Exception:  # a bug here must not leave every caller waiting forever
+                log.exception("the worker dispatcher failed; it goes on")
+                time.sleep(0.1)
+
+    def _dispatch_once(self) -> None:
+        with self._lock:
+            if self._stopping:
+                return
+            self._kill_overdue()
+        self._refill()
+        with self._lock:
+            starts = self._assign()
+        for slot, job in starts:
+            self._send(slot, job)
+        for key, _ in self._selector.select(self._next_timeout()):
+            if key.fileobj == self._wake_read:
+                with contextlib.suppress(BlockingIOError, OSError):
+                    os.read(self._wake_read, 4096)
+            else:
+                self._receive(key.data)
 
     def _refill(self) -> bool:
         """A worker in every empty slot (outside the lock: a fork takes milliseconds, a new zygote
