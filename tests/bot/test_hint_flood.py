@@ -61,7 +61,7 @@ def long_lane_held() -> Iterator[list[Job]]:
     lanes = workers.lanes()
     held = [
         lanes.submit(workers.COMPUTER, time.sleep, (600,), owner=Owner(GUILD, game_id=900 + n))
-        for n in range(len(lanes.pids()[Lane.LONG]))
+        for n in range(workers.sizes()[Lane.LONG])
     ]
     yield held
     for job in held:
