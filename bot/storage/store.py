@@ -31,6 +31,7 @@ from bot.storage.rows import (
     Stats,
     UniqueViolation,
 )
+from bot.storage.tournaments import TournamentStore
 
 COUNTED_WIN = "CASE WHEN r.won = 1 AND r.helped = 0 THEN 1 ELSE 0 END"
 """1 for a win that standings count (a win with help is counted apart)."""
@@ -44,7 +45,7 @@ def _flag(value: bool) -> int:
     return 1 if value else 0
 
 
-class Storage:
+class Storage(TournamentStore):
     """The database. Open with :meth:`open`; close with :meth:`close`."""
 
     def __init__(self, database: Database) -> None:
@@ -550,3 +551,4 @@ def _streak(won: Sequence[bool]) -> int:
             break
         count += 1
     return count if first else -count
+
