@@ -104,8 +104,11 @@ class Storage(TournamentStore):
         now: float,
         table_key: int = 0,
         variant: str | None = None,
+        host_id: int | None = None,
     ) -> int:
         """Store a new lobby with its host in seat 0; raises :class:`ActiveGameExists`.
+        ``host_id`` is who runs the table when that is not seat 0's player (a tournament's
+        organiser).
 
         A channel holds one active game per kind and ``table_key`` (0, except for games where
         every player has a table of their own, which pass the host's id). ``variant`` is what
@@ -120,7 +123,7 @@ class Storage(TournamentStore):
                         game,
                         guild_id,
                         channel_id,
-                        host.user_id,
+                        host_id if host_id is not None else host.user_id,
                         json.dumps(options, sort_keys=True),
                         seed,
                         json.dumps(deal) if deal is not None else None,

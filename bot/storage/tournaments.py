@@ -79,7 +79,7 @@ class TournamentStore:
             )
         return int(tournament_id)
 
-    async def tournament(self, tournament_id: int, *, lower_is_better: bool = False) -> Tournament | None:
+    async def tournament(self, tournament_id: int) -> Tournament | None:
         """The whole tournament: its row, entrants, rounds, tables and adjustments."""
         row = await self.database.fetchrow(
             f"SELECT {TOURNAMENT_COLUMNS} FROM tournaments WHERE id = ?", (tournament_id,)
@@ -117,7 +117,6 @@ class TournamentStore:
             round_seconds=row["round_seconds"],
             max_entrants=row["max_entrants"],
             options=options,
-            lower_is_better=lower_is_better,
         )
         schedule = _loads(row["schedule"]) or []
         return Tournament(
