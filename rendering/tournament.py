@@ -120,7 +120,7 @@ def _row(
 
 
 def standings_png(
-    title: str, subtitle: str, headings: Sequence[str], rows: Sequence[Sequence[str]], *, leaders: int = 0
+    title: str, subtitle: str, headings: Sequence[str], rows: Sequence[Sequence[str]], leaders: int = 0
 ) -> bytes:
     """:func:`standings_image` as PNG bytes."""
     return to_png(standings_image(title, subtitle, headings, rows, leaders=leaders))

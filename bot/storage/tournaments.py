@@ -419,6 +419,15 @@ class TournamentStore:
         )
         return [TournamentHistoryRow.from_row(row) for row in rows]
 
+    async def last_tournament(self, guild_id: int, channel_id: int) -> int | None:
+        """The newest tournament of a channel that was not called off (finished ones too)."""
+        value = await self.database.fetchval(
+            "SELECT id FROM tournaments WHERE guild_id = ? AND channel_id = ? AND status <> 'cancelled' "
+            "ORDER BY id DESC LIMIT 1",
+            (guild_id, channel_id),
+        )
+        return int(value) if value is not None else None
+
     async def game_in_table(self, channel_id: int, game: str, table_key: int) -> GameRow | None:
         """The active game a tournament table started (found by its table key)."""
         row = await self.database.fetchrow(
