@@ -114,7 +114,8 @@ class TournamentCog(
         else:
             here = await self.service.in_channel(guild_id, interaction.channel_id)
             here = here or await self.service.in_channel(guild_id)
-            here = [t for t in here if not phases or t.phase in phases]
+            matching = [t for t in here if t.phase in phases]
+            here = matching or here
             if not here and not phases:
                 last = await self.bot.storage.last_tournament(guild_id, interaction.channel_id or 0)
                 here = [await self.service.get(last)] if last is not None else []
@@ -127,7 +128,9 @@ class TournamentCog(
                 )
             tournament = here[0]
         if phases and tournament.phase not in phases:
-            raise TournamentError(f"{tournament.name} is {tournament.phase.value}.")
+            if Phase.SIGNUP in phases:
+                raise TournamentError(f"Sign-up for {tournament.name} is closed.")
+            raise TournamentError(f"{tournament.name} is {tournament.phase.words}.")
         return tournament
 
     # -- opening and sign-up ---------------------------------------------------------------------

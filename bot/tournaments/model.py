@@ -41,6 +41,20 @@ class Phase(StrEnum):
         """True while it may still change (sign-up, running or paused)."""
         return self in (Phase.SIGNUP, Phase.RUNNING, Phase.PAUSED)
 
+    @property
+    def words(self) -> str:
+        """Where it stands, as in "Spring Swiss is under way"."""
+        return PHASE_WORDS[self]
+
+
+PHASE_WORDS = {
+    Phase.SIGNUP: "still in sign-up",
+    Phase.RUNNING: "under way",
+    Phase.PAUSED: "paused",
+    Phase.FINISHED: "over",
+    Phase.CANCELLED: "called off",
+}
+
 
 class Tiebreak(StrEnum):
     """A way of ordering entrants with equal points."""

@@ -571,7 +571,7 @@ class TournamentService:
             if not await self.storage.set_tournament_status(
                 tournament_id, Phase.PAUSED.value, expect=("running",)
             ):
-                raise TournamentError(f"{tournament.name} is not running (it is {tournament.phase.value}).")
+                raise TournamentError(f"{tournament.name} is not running (it is {tournament.phase.words}).")
             paused = await self.get(tournament_id)
             self._arm(paused)
             return paused
@@ -785,7 +785,7 @@ def _require_signup(tournament: Tournament) -> None:
 
 def _require_under_way(tournament: Tournament) -> None:
     if tournament.phase not in (Phase.RUNNING, Phase.PAUSED):
-        raise TournamentError(f"{tournament.name} is {tournament.phase.value}.")
+        raise TournamentError(f"{tournament.name} is {tournament.phase.words}.")
 
 
 def _require_organiser(tournament: Tournament, user_id: int, moderator: bool) -> None:
