@@ -100,7 +100,7 @@ async def standings_file(
     rules = tournament.rules
     game = registry.get(rules.game)
     subtitle = (
-        f"{game.title} · {rules.format.label} · {rules.table_size} a table · "
+        f"{game.title} · {rules.format.label} · {rules.table_size} players a table · "
         f"{len(tournament.entrants)} players · {words.rounds_words(tournament)}"
     )
     if any(line.withdrawn for line in lines):

@@ -361,3 +361,28 @@ async def test_organiser_tools(club: Any, db_path: str) -> None:
     assert "called off" in posts(channel)[-1].content
     history = shown(await ann.slash(channel, "history"))
     assert not any("Tiny Tiles Swiss" in field.value for field in history.embeds[0].fields)
+
+
+async def test_a_round_deadline_stops_the_games(club: Any, db_path: str) -> None:
+    """At the round's deadline every game still running is stopped: the player to move loses,
+    the other ranks by the scores then; the next round starts."""
+    import json
+
+    env, _, channel, org, people = club
+    await open_swiss(org, channel, signup_hours=0, round_hours=2, clock_hours=24)
+    for name in MEMBERS[:3]:
+        await people[name].click(posts(channel)[0], label="Join")
+    private(await org.slash(channel, "tournament computer", level="easy"))
+    private(await org.slash(channel, "tournament start"))
+    assert "The round ends <t:" in round_posts(channel)[-1].content
+    tables = tournament_tables(db_path, 1)
+    to_move = {game_id: seats[game_state(db_path, game_id)[2]] for _, seats, game_id, _ in tables if game_id}
+    await env.advance_time(2 * HOUR + 5)
+    assert tournament_row(db_path) == ("running", 2)
+    for table_id, seats, game_id, _ in tables:
+        assert game_state(db_path, game_id)[0] == "aborted"
+        ((result,),) = rows(db_path, "SELECT result FROM tournament_tables WHERE id = ?", table_id)
+        stopped = json.loads(result)
+        assert stopped["how"] == "stopped" and [seats[s] for s in stopped["absent"]] == [to_move[game_id]]
+    assert "Standings after round 1:" in round_posts(channel)[-1].content
+    private(await org.slash(channel, "tournament cancel"))
