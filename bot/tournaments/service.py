@@ -415,6 +415,11 @@ class TournamentService:
                 session = self.sessions.get(row.id)
         if session is None and table.game_id is not None:
             return None  # its game is over: the restore catches up with it
+        wanted = [(e.user_id, e.name, e.ai_level) for e in seated]
+        if session is not None and [(s.user_id, s.name, s.ai_level) for s in session.seats] != wanted:
+            # a lobby a restart interrupted while it was being seated: start afresh
+            await self.sessions.abort(session, tournament.organiser_id, moderator=True)
+            session = None
         if session is None:
             session = await self.sessions.open_table(
                 tournament.rules.game,
@@ -426,7 +431,7 @@ class TournamentService:
                 turn_seconds=tournament.rules.turn_seconds,
                 table_key=-table.id,
             )
-        if table.game_id is None:
+        if table.game_id != session.id:
             await self.storage.set_table_game(table.id, session.id)
         self._games[session.id] = tournament.id
         if session.status is Status.LOBBY:
@@ -761,6 +766,11 @@ class TournamentService:
                 await self.storage.set_table_result(table.id, result)
                 self._games.pop(table.game_id, None)
         await self._check_round(await self.get(tournament.id))
+
+    async def idle(self) -> None:
+        """Wait until the results being recorded (and what they set off) are done."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
 
     async def close(self) -> None:
         """Stop the clock and wait for the results being recorded."""
