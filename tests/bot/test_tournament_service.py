@@ -84,7 +84,7 @@ async def test_a_game_that_ended_while_the_bot_was_away(world: tuple[str, FakeTi
     game_ids = [t.game_id for t in tournament.tables_of(1)]
     # the games end while no tournament service listens (the bot is away)
     await first.tournaments.close()
-    first.sessions._listeners.clear()  # noqa: SLF001
+    first.sessions._listeners.clear()  # the bot is away: nobody records results
     for game_id in game_ids:
         session = first.sessions.get(game_id or 0)
         assert session is not None
@@ -109,7 +109,7 @@ async def test_a_round_stored_whose_games_never_started(world: tuple[str, FakeTi
     tournament = await first.tournaments.get(tid)
     assert tournament.round == 3
     await first.tournaments.close()
-    first.sessions._listeners.clear()  # noqa: SLF001 (the tournament service is gone with the bot)
+    first.sessions._listeners.clear()  # the tournament service is gone with the bot
     for table in tournament.tables_of(3):
         session = first.sessions.get(table.game_id or 0)
         assert session is not None
