@@ -306,26 +306,29 @@ def partition(
     nodes = 0
     chosen: list[tuple[int, ...]] = []
 
-    def search(remaining: list[int], depth: int, spent: int) -> None:
+    def search(remaining: list[int], sizes_left: list[int], spent: int) -> None:
         nonlocal best, best_cost, nodes
-        if depth == len(order):
+        if not sizes_left:
             if spent < best_cost:
                 best, best_cost = list(chosen), spent
             return
         head, rest = remaining[0], remaining[1:]
-        for partners in itertools.combinations(rest, order[depth] - 1):
-            nodes += 1
-            if nodes > budget:
-                return
-            table = (head, *partners)
-            extra = table_cost(table)
-            if spent + extra >= best_cost:
-                continue
-            chosen.append(table)
-            search([p for p in rest if p not in partners], depth + 1, spent + extra)
-            chosen.pop()
+        for table_size in sorted(set(sizes_left), reverse=True):  # the head's table: any size left
+            others = list(sizes_left)
+            others.remove(table_size)
+            for partners in itertools.combinations(rest, table_size - 1):
+                nodes += 1
+                if nodes > budget:
+                    return
+                table = (head, *partners)
+                extra = table_cost(table)
+                if spent + extra >= best_cost:
+                    continue
+                chosen.append(table)
+                search([p for p in rest if p not in partners], others, spent + extra)
+                chosen.pop()
 
-    search(list(players), 0, 0)
+    search(list(players), order, 0)
     return best
 
 

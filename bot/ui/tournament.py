@@ -11,15 +11,16 @@ import asyncio
 import io
 import logging
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol, cast
 
 import discord
 
 from bot import errors, workers
+from bot.sessions import SessionService
 from bot.storage import unavailable
 from bot.tournaments import words
 from bot.tournaments.model import Phase, Tournament
-from bot.tournaments.service import TournamentUpdate, TournamentUpdateKind
+from bot.tournaments.service import TournamentService, TournamentUpdate, TournamentUpdateKind
 from bot.tournaments.standings import Standing
 from bot.ui import replies
 from bot.ui.buttons import display_name
@@ -27,13 +28,48 @@ from games import registry
 from games.errors import GameError
 from rendering.tournament import standings_png
 
-if TYPE_CHECKING:
-    from bot.client import TilehostBot
-
 log = logging.getLogger(__name__)
 
 THREAD_WAIT = 5.0
 """How long a round's announcement waits for each game's thread to be made (to link it)."""
+
+
+class Poster(Protocol):
+    """What the tournament announcer asks of the table announcer (:class:`bot.ui.table.TableAnnouncer`)."""
+
+    async def post(
+        self,
+        channel_id: int,
+        content: str,
+        *,
+        pings: list[int] | None = None,
+        file: discord.File | None = None,
+    ) -> discord.Message | None:
+        """Send ``content`` in a channel, pinging exactly ``pings``."""
+
+    async def caught_up(self, game_id: int, seconds: float = 2.0) -> None:
+        """Wait (a little) until a game's announcements are out."""
+
+
+class TournamentBot(Protocol):
+    """The bot as the tournament UI sees it (:class:`bot.client.TilehostBot` is one)."""
+
+    @property
+    def service(self) -> SessionService:
+        """The session service."""
+
+    @property
+    def tournaments(self) -> TournamentService:
+        """The tournament service."""
+
+    @property
+    def announcer(self) -> Poster:
+        """The table announcer (it posts, and makes each game's thread)."""
+
+    def get_channel(
+        self, id: int, /
+    ) -> discord.abc.GuildChannel | discord.Thread | discord.abc.PrivateChannel | None:
+        """A cached channel or thread."""
 
 
 class TournamentButton(
@@ -58,8 +94,7 @@ class TournamentButton(
         return cls(match["verb"], int(match["id"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        bot: TilehostBot = interaction.client  # type: ignore[assignment]
-        service = bot.tournaments
+        service = cast(TournamentBot, interaction.client).tournaments
         try:
             if self.verb == "join":
                 tournament = await service.join(
@@ -115,7 +150,7 @@ async def standings_file(
 class TournamentAnnouncer:
     """Announces every tournament update in the tournament's channel."""
 
-    def __init__(self, bot: TilehostBot) -> None:
+    def __init__(self, bot: TournamentBot) -> None:
         self.bot = bot
         self._queues: dict[int, list[TournamentUpdate]] = {}
         self._tasks: dict[int, asyncio.Task[None]] = {}
