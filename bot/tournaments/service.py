@@ -481,14 +481,14 @@ class TournamentService:
         """A table's result from its game: the game's ranks where it finished; where it was
         called off, the player to act lost and the others rank by the scores then. Players who
         were not at the game (withdrawn) or forfeited it are absent. None while it runs."""
-        if row is None or row.status in (Status.LOBBY, Status.PLAYING):
+        if row is None or row.status.is_active:
             return None
         present = [s for s, p in enumerate(table.seats) if tournament.entrant(p).active_in(table.round)]
         count = len(table.seats)
         ranks = [len(present) + 1] * count
         scores = [0] * count
         absent = {s for s in range(count) if s not in present}
-        if row.status == Status.FINISHED and row.outcome is not None:
+        if row.status is Status.FINISHED and row.outcome is not None:
             outcome = row.outcome
             for seat, table_seat in enumerate(present):
                 ranks[table_seat] = int(outcome["ranks"][seat])
@@ -618,7 +618,7 @@ class TournamentService:
                 continue
             self._games.pop(table.game_id, None)
             session = self.sessions.get(table.game_id)
-            if session is not None and session.status in (Status.LOBBY, Status.PLAYING):
+            if session is not None and session.status.is_active:
                 try:
                     await self.sessions.abort(session, tournament.organiser_id, moderator=True)
                 except errors.SessionError as error:
@@ -726,7 +726,7 @@ class TournamentService:
             if table.done or table.game_id is None:
                 continue
             session = self.sessions.get(table.game_id)
-            if session is not None and session.status in (Status.LOBBY, Status.PLAYING):
+            if session is not None and session.status.is_active:
                 await self.sessions.abort(session, tournament.organiser_id, moderator=True)
             result = self._result_of(tournament, table, await self.storage.game(table.game_id))
             if result is not None:

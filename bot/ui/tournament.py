@@ -105,14 +105,14 @@ class TournamentButton(
                 tournament = await service.leave(self.tournament_id, interaction.user.id)
                 done = f"You left {words.title(tournament)}."
         except (errors.SessionError, GameError) as error:
-            await replies.send_error(interaction, str(error))
+            await replies.private(interaction, str(error))
             return
         except Exception as error:
             if unavailable(error):
-                await replies.send_error(interaction, replies.STORAGE_DOWN)
+                await replies.private(interaction, replies.STORAGE_DOWN)
                 return
             log.exception("the %s button of tournament %s failed", self.verb, self.tournament_id)
-            await replies.send_error(interaction, replies.NOTHING_RECORDED)
+            await replies.private(interaction, replies.NOTHING_RECORDED)
             return
         await replies.private(interaction, done)
 
@@ -190,6 +190,8 @@ class TournamentAnnouncer:
         tournament = update.tournament
         await self.refresh_signup(tournament)
         kind = update.kind
+        if kind in (TournamentUpdateKind.ROUND_STARTED, TournamentUpdateKind.FINISHED):
+            await self._results_out(tournament, update)
         if kind is TournamentUpdateKind.ROUND_STARTED:
             links = await self._links(update)
             text = words.round_message(tournament, tournament.round, update.standings, links)
@@ -210,6 +212,14 @@ class TournamentAnnouncer:
                 f"❌ {words.title(tournament)} is called off{why}. No standings are kept; games already "
                 "finished stay as ordinary games, games under way were called off.",
             )
+
+    async def _results_out(self, tournament: Tournament, update: TournamentUpdate) -> None:
+        """Wait (a little) for the results of the round that ended to be posted, so that the
+        standings come after them."""
+        ended = tournament.round if update.kind is TournamentUpdateKind.FINISHED else tournament.round - 1
+        for table in tournament.tables_of(ended):
+            if table.game_id is not None:
+                await self.bot.announcer.caught_up(table.game_id, THREAD_WAIT)
 
     async def _links(self, update: TournamentUpdate) -> dict[int, str]:
         """Table id -> where its game plays (its thread once the table announcer has made it)."""
