@@ -35,6 +35,7 @@ __all__ = [
     "IMPORT",
     "LOAD",
     "OTHER",
+    "PAIRING",
     "PICTURE",
     "REPLAY",
     "RESTORE",
@@ -91,6 +92,8 @@ LOAD = Kind("load", Lane.LONG, 60.0)
 """Reading a stored game back on demand (the last finished game, a game another process moved)."""
 RESTORE = Kind("restore", Lane.LONG, 300.0, background=True)
 """Replaying a running game's record after a restart, behind every other long job."""
+PAIRING = Kind("pairing", Lane.LONG, 300.0)
+"""A tournament round's pairing or schedule (the bot's own work: never refused)."""
 OTHER = Kind("other", Lane.LONG, 60.0)
 """Anything else (long lane, not capped)."""
 
