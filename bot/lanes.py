@@ -58,14 +58,16 @@ class Lane(StrEnum):
 @dataclass(frozen=True)
 class Kind:
     """A kind of job: its lane, its budget (real seconds once it runs), whether a member's
-    request of this kind counts against the caps, whether it waits for all other long work, and
-    whether it is run again once when its worker dies under it (not for its budget)."""
+    request of this kind counts against the caps, whether it waits for all other long work (or
+    goes before it: someone is waiting for it), and whether it is run again once when its worker
+    dies under it (not for its budget)."""
 
     name: str
     lane: Lane
     budget: float
     capped: bool = False
     background: bool = False
+    urgent: bool = False
     retry: bool = False
 
 
@@ -292,7 +294,7 @@ class Lanes:
             if kind.lane is Lane.INTERACTIVE:
                 self._interactive.append(job)
             else:
-                self._long.push(job)
+                self._long.push(job, front=kind.urgent, foreground=kind.urgent)
             self._note("queued", job)
         self._wake()
         return job

@@ -88,8 +88,8 @@ IMPORT = Kind("import", Lane.LONG, 20.0, capped=True)
 """Reading and replaying an uploaded record."""
 REPLAY = Kind("replay", Lane.LONG, 60.0, capped=True)
 """Drawing a replay (an animation and a score chart)."""
-LOAD = Kind("load", Lane.LONG, 60.0)
-"""Reading a stored game back on demand (the last finished game, a game another process moved)."""
+LOAD = Kind("load", Lane.LONG, 60.0, urgent=True)
+"""Reading a stored game back on demand (someone waits: first in the long lane)."""
 RESTORE = Kind("restore", Lane.LONG, 300.0, background=True)
 """Replaying a running game's record after a restart, behind every other long job."""
 PAIRING = Kind("pairing", Lane.LONG, 300.0)

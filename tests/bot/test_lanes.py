@@ -133,6 +133,20 @@ def test_long_work_takes_turns_between_owners_and_background_work_waits() -> Non
     assert order == ["a", "b", "game", "a", "b", "a", "restore"]
 
 
+def test_someone_waiting_puts_a_load_or_a_restore_first_in_the_long_lane() -> None:
+    queue = _LongQueue()
+    for number in range(1, 4):
+        queue.push(Job(LONG, os.getpid, (), 1.0, Owner(1, user_id=number), number=number))
+    queue.push(Job(workers.RESTORE, os.getpid, (), 1.0, key=("restore", 7), number=4))
+    queue.push(Job(workers.LOAD, os.getpid, (), 1.0, number=5), front=True, foreground=True)
+    assert [job.number for job in (queue.pop(), queue.pop())] == [5, 1]
+    lanes = Lanes({}, ())
+    lanes._long = queue
+    lanes.promote(("restore", 7))
+    assert [job.number for job in iter(queue.pop, None)] == [4, 2, 3]
+    lanes.shutdown()
+
+
 def test_caps_refuse_long_work_at_once_saying_what_to_do(lanes: Lanes) -> None:
     first_server, second_server = 100, 200
     held = [
