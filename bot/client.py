@@ -23,10 +23,12 @@ from bot.limits import Limits
 from bot.sessions import SessionService
 from bot.settings import Settings
 from bot.storage import Storage
+from bot.tournaments.service import TournamentService
 from bot.ui import replies
 from bot.ui.buttons import TableButton
 from bot.ui.invite import invite_url, missing_permissions
 from bot.ui.table import TableAnnouncer
+from bot.ui.tournament import TournamentAnnouncer
 
 log = logging.getLogger(__name__)
 
@@ -36,7 +38,7 @@ HEARTBEAT_SECONDS = 30.0
 """How often a running bot touches its health file (``TILEHOST_HEALTH_FILE``)."""
 
 GAME_COGS = ("geominos", "triominos", "geronimos", "puzzominos", "tileup")
-BASE_EXTENSIONS = ("cogs.lobby", "cogs.standings")
+BASE_EXTENSIONS = ("cogs.lobby", "cogs.standings", "cogs.tournament")
 
 
 def default_extensions() -> tuple[str, ...]:
@@ -84,7 +86,9 @@ class TilehostBot(commands.Bot):
         self._heartbeat: Heartbeat | None = None
         self.storage: Storage
         self.service: SessionService
+        self.tournaments: TournamentService
         self.announcer = TableAnnouncer(self)
+        self.tournament_announcer = TournamentAnnouncer(self)
         self.limits = Limits(settings.rate_user, settings.rate_channel, now=virtual_now)
         """Rate limits on the commands that draw or search (see :mod:`bot.limits`)."""
         self._restored = False
@@ -121,11 +125,17 @@ class TilehostBot(commands.Bot):
             computer_budget=self.settings.computer_budget,
         )
         self.service.subscribe(self.announcer.on_update)
+        self.tournaments = TournamentService(
+            self.storage, self.service, now=virtual_now, seed_source=self._seed_source
+        )
+        self.tournaments.subscribe(self.tournament_announcer.on_update)
         for name in self.extension_names:
             await self.load_extension(name)
         self.add_dynamic_items(TableButton)
         restored = await self.service.restore()
         log.info("restored %d games", len(restored))
+        tournaments = await self.tournaments.restore()
+        log.info("restored %d tournaments", len(tournaments))
         await self.sync_at_start()
         if self.settings.token and self.application_id is not None:
             log.info("invite link: %s", invite_url(self.application_id))
@@ -223,6 +233,10 @@ class TilehostBot(commands.Bot):
     async def close(self) -> None:
         if self._heartbeat is not None:
             self._heartbeat.stop()
+        tournaments = getattr(self, "tournaments", None)
+        if tournaments is not None:
+            await tournaments.close()
+        await self.tournament_announcer.close()
         service = getattr(self, "service", None)
         if service is not None:
             await service.close()
