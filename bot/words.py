@@ -14,7 +14,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from games import ai
-from games.core import Event, EventKind, Game, event_phrase, outcome_phrase, plural
+from games.core import Event, EventKind, Game, counted, event_phrase, outcome_phrase
 from games.records import RESIGN, TIMEOUT
 
 if TYPE_CHECKING:
@@ -68,11 +68,6 @@ def plain_names(session: Session) -> list[str]:
 def clip(text: str, limit: int = MESSAGE_LIMIT) -> str:
     """``text`` cut to fit one message."""
     return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def counted(count: int, noun: str, many: str | None = None) -> str:
-    """``1 game``, ``2 games``."""
-    return plural(count, noun, many)
 
 
 def players_range(game: Game[Any, Any]) -> str:
