@@ -190,6 +190,16 @@ def counted(count: int, noun: str, many: str | None = None) -> str:
     return f"{count} {noun if count == 1 else (many or noun + 's')}"
 
 
+def with_note(name: str, note: str) -> str:
+    """``name`` with a note in parentheses, never two pairs: ``Ada (Red)``, and ``Ada (normal,
+    Red)`` for a name that already ends with one (a computer's level)."""
+    if not note:
+        return name
+    if name.endswith(")") and "(" in name:
+        return f"{name[:-1]}, {note})"
+    return f"{name} ({note})"
+
+
 def signed(points: int) -> str:
     """Points with their sign, as players write them: ``+50``, ``−5``, ``0``."""
     if points > 0:

@@ -18,6 +18,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from games.geominos import GAME
 from games.geominos.board import COLUMNS, SIZE, in_center, is_light
 from games.geominos.tiles import pose
 from rendering.base import Drawn
@@ -29,6 +30,7 @@ from rendering.common import (
     WIDTH,
     ScoreLine,
     draw_centered,
+    game_result,
     paste_disc,
     player_name,
     px,
@@ -284,12 +286,10 @@ def strip_for(state: Any, players: Sequence[str], width: int) -> Image.Image:
     if state.options.match == "on":
         parts.append(f"game {state.game_index + 1}/{state.players}")
     parts.append(f"deck {len(state.deck)}")
-    if state.finished:
-        playing = [seat for seat in range(state.players) if seat not in state.forfeited]
-        best = min((state.totals[seat] for seat in playing), default=0)
-        winners = [player_name(players, seat) for seat in playing if state.totals[seat] == best]
-        parts.append(f"{' and '.join(winners)} {'wins' if len(winners) == 1 else 'share first'}")
-    elif state.turn is not None:
+    outcome = GAME.outcome(state) if state.finished else None
+    if outcome is not None:
+        return score_strip(width, lines, None, result=game_result(GAME, outcome, players))
+    if state.turn is not None:
         parts.append(f"{player_name(players, state.turn)} to play")
     turn = None if state.finished else state.turn
     return score_strip(width, lines, turn, title=" · ".join(parts))

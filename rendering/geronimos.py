@@ -16,7 +16,7 @@ from typing import Any
 
 from PIL import Image, ImageChops, ImageDraw
 
-from games.core import outcome_phrase
+from games.core import with_note
 from games.geronimos import GAME
 from games.geronimos.cards import LEADER, SIDES, laid
 from games.geronimos.hexgrid import Cell, format_cell, neighbours
@@ -34,6 +34,7 @@ from rendering.common import (
     ScoreLine,
     digit_height,
     draw_centered,
+    game_result,
     hand_band,
     paste_disc,
     player_name,
@@ -362,12 +363,9 @@ def draw_table(view: Any, layout: Layout, image_size: tuple[int, int]) -> Image.
     return image
 
 
-def strip_title(view: Any) -> str:
-    """Whose turn and the card to play, or the result."""
-    outcome = GAME.outcome(view)
-    if outcome is not None:
-        return f"Game over: {outcome_phrase(GAME, outcome, SEAT_NAMES)}"[:70]
-    who = SEAT_NAMES[view.turn]
+def strip_title(view: Any, players: Sequence[str] = SEAT_NAMES) -> str:
+    """Whose turn and the card to play."""
+    who = player_name(players, view.turn, SEAT_NAMES[view.turn])
     card = "a Leader (L)" if view.drawn == LEADER else view.drawn
     title = f"{who} to play {card}"
     if view.opening:
@@ -394,7 +392,11 @@ def strip(view: Any, players: Sequence[str], width: int) -> Image.Image:
         )
         for seat in range(2)
     ]
-    return score_strip(width, lines, None if view.finished else view.turn, title=strip_title(view))
+    outcome = GAME.outcome(view)
+    if outcome is not None:
+        named = [player_name(players, seat, SEAT_NAMES[seat]) for seat in range(2)]
+        return score_strip(width, lines, None, result=game_result(GAME, outcome, named))
+    return score_strip(width, lines, view.turn, title=strip_title(view, players))
 
 
 def render_board(view: Any, players: Sequence[str]) -> Image.Image:
@@ -433,7 +435,7 @@ def fits_note(places: Sequence[str]) -> str:
 
 def render_hand(view: Any, seat: int, players: Sequence[str]) -> Image.Image:
     """The card ``seat`` must play now, in its six rotations labelled with their notation."""
-    who = f"{player_name(players, seat, SEAT_NAMES[seat])} ({SEAT_NAMES[seat]})"
+    who = with_note(player_name(players, seat, SEAT_NAMES[seat]), SEAT_NAMES[seat])
     if view.finished or view.turn != seat or not view.drawn:
         return hand_band(THEME.player(seat), f"{who}: nothing to play now")
     card = view.drawn

@@ -17,6 +17,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from games.core import counted
 from games.puzzominos.board import Place
 from games.puzzominos.pieces import PENTOMINOES
 from games.puzzominos.targets import COLUMNS
@@ -28,8 +29,8 @@ from rendering.common import (
     TEXT,
     THEME,
     WIDTH,
+    Result,
     ScoreLine,
-    counted,
     draw_centered,
     player_name,
     px,
@@ -141,14 +142,24 @@ def board_image(state: Any, layout: Layout) -> Image.Image:
 
 def _title(state: Any) -> str:
     target = state.target.name
+    return f"Puzz-Ominos solitaire · {target} · {counted(state.empty_squares, 'square')} to fill"
+
+
+def solo_result(state: Any, players: Sequence[str]) -> Result:
+    """How a finished solitaire went: solved (with how many hints) or given up, and what the
+    picture shows then."""
+    who = player_name(players, 0, "Player")
+    target = state.target.name
     if state.status == "solved":
-        return f"Puzz-Ominos solitaire · {target} · solved!"
-    if state.status == "gave up":
-        kept = state.solution[: len(state.placed)] == state.places and state.placed
-        return f"Puzz-Ominos solitaire · {target} · gave up: " + (
-            "your pieces completed (pale)" if kept else "a solution"
+        hints = f" with {counted(state.hints, 'hint')}" if state.hints else " without hints"
+        return Result(
+            f"🏆 {who} solved {target}", f"Puzz-Ominos solitaire · solved{hints}", (1,), frozenset({0}), False
         )
-    return f"Puzz-Ominos solitaire · {target} · {state.empty_squares} squares to fill"
+    kept = state.solution[: len(state.placed)] == state.places and state.placed
+    shows = "your pieces, completed by a solution (pale)" if kept else "a solution"
+    return Result(
+        f"🏳️ {who} gave up on {target}", f"Puzz-Ominos solitaire · shown: {shows}", (1,), frozenset(), False
+    )
 
 
 def render_board(view: Any, players: Sequence[str]) -> Image.Image:
@@ -158,8 +169,10 @@ def render_board(view: Any, players: Sequence[str]) -> Image.Image:
     board = board_image(view, layout)
     extra = counted(view.hints, "hint") if view.hints else ""
     line = ScoreLine(player_name(players, 0, "Player"), f"{len(view.placed)}/{target.needed}", extra)
-    to_act = 0 if view.status == "playing" else None
-    strip = score_strip(board.width, [line], to_act, title=_title(view))
+    if view.status == "playing":
+        strip = score_strip(board.width, [line], 0, title=_title(view))
+    else:
+        strip = score_strip(board.width, [line], None, result=solo_result(view, players))
     return stack_vertically([board, strip])
 
 
@@ -171,7 +184,7 @@ def render_hand(view: Any, seat: int, players: Sequence[str]) -> Image.Image:
     copies)."""
     counts = Counter(view.left())
     who = player_name(players, seat, "You")
-    title = f"{who} · {view.target.name} · {len(view.left())} pieces left (shown in r0)"
+    title = f"{who} · {view.target.name} · {counted(len(view.left()), 'piece')} left (shown in r0)"
     shown = [
         (piece, piece, f"x{count}" if count > 1 else "", PIECE_COLOURS[piece])
         for piece, count in counts.items()
