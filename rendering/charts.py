@@ -41,9 +41,9 @@ from rendering.common import (
 CHART_HEIGHT = 600
 """Charts are :data:`rendering.common.WIDTH` x this many pixels."""
 DPI = 200
-"""Dots per inch of the figure: at 1000 px wide, a 9.5 pt tick label has digits about 19 px
-tall, 7.6 px on a phone."""
-TICK_POINTS = 9.5
+"""Dots per inch of the figure: at 1000 px wide, a 10 pt tick label (28 px) has digits about
+20 px tall, 8 px on a phone."""
+TICK_POINTS = 10.0
 TITLE_POINTS = 11.5
 LEGEND_NAME = 28
 """Longest name in a legend, in characters (longer ones end with an ellipsis)."""

@@ -12,7 +12,9 @@ through ``fontpkg`` without any network or system font, so images are the same o
 machine. It covers Latin with its accents, Greek and Cyrillic; characters it has no glyph for
 (emoji, other scripts) are left out of names rather than drawn as empty boxes.
 
-Player colours are the Okabe-Ito palette, chosen to stay distinct for colour-blind players.
+Player colours are the Okabe-Ito palette, chosen to stay distinct for colour-blind players
+(vermillion a little darker, so that white numbers on it keep a 4.5:1 contrast). Every text
+keeps a contrast of at least :data:`MIN_CONTRAST` with what is behind it (:func:`ink_on`).
 """
 
 from __future__ import annotations
@@ -47,7 +49,7 @@ MIN_PHONE_TEXT = 7.5
 """The smallest digit or capital on a board or hand, in phone pixels. Discord's own text on a
 phone is about 11 px tall (16 px type) and its smallest (timestamps, 12 px type) about 8.5 px;
 7.5 px is just under that: read at arm's length without zooming."""
-MIN_PHONE_PIP = 3.0
+MIN_PHONE_PIP = 4.0
 """The smallest pip or dot diameter, in phone pixels."""
 
 FAMILY = "Noto Sans"
@@ -101,7 +103,7 @@ class Theme:
     to_act: RGB = (255, 214, 10)
     players: tuple[RGB, ...] = (
         (0, 114, 178),  # blue
-        (213, 94, 0),  # vermillion
+        (190, 80, 0),  # vermillion, darkened: white text on it reaches 4.8:1
         (0, 158, 115),  # bluish green
         (204, 121, 167),  # reddish purple
         (230, 159, 0),  # orange

@@ -60,10 +60,14 @@ NUMBER_GAP = float(px(1))
 """The room between a side's number and the card's edge, and between two texts."""
 LABEL_GAP = float(px(2))
 """The extra room around a card's label, so that it never reads as one with a number."""
+LABEL_PAD = float(px(1.5))
+"""The pale tag behind a card's label reaches this far around its ink (within the gap)."""
 MIN_NUMBER_FONT = 12
 """The smallest font for a side's number, on the tiniest hexagons of a huge open table (below
 the phone minimum there: the picture opened full size still reads)."""
 EMPTY_FILL: RGB = (232, 227, 215)
+EMPTY_INK: RGB = (88, 88, 88)
+"""An empty cell's label (5.4:1 on its fill)."""
 WHITE: RGB = (255, 255, 255)
 
 
@@ -299,8 +303,12 @@ def draw_card_text(
         draw_numbers(draw, layout, cell, piece.sides, WHITE)
     if label and label_fits(layout.size, label, leader):
         dx, dy = label_centre(layout.size, leader)
-        fill = THEME.ink if leader else tint(THEME.player(piece.owner), 0.62)
-        draw_centered(draw, (cx + dx, cy + dy), label, TEXT.small, fill, BOLD, LABEL_STRETCH)
+        if not leader:  # a pale tag: the cell to type reads apart from the side numbers
+            half_w = _ink_half_width(label, TEXT.small, LABEL_STRETCH) + LABEL_PAD
+            half_h = digit_height(TEXT.small, BOLD) / 2 + LABEL_PAD
+            box = (cx + dx - half_w, cy + dy - half_h, cx + dx + half_w, cy + dy + half_h)
+            draw.rounded_rectangle(box, radius=px(2), fill=tint(THEME.player(piece.owner), 0.85))
+        draw_centered(draw, (cx + dx, cy + dy), label, TEXT.small, THEME.ink, BOLD, LABEL_STRETCH)
     if height > 1:
         draw_badge(draw, (cx, cy + layout.size), f"x{height}")
 
@@ -354,7 +362,7 @@ def draw_table(view: Any, layout: Layout, image_size: tuple[int, int]) -> Image.
     draw = ImageDraw.Draw(image)
     for cell in empty:
         draw_centered(
-            draw, layout.center(cell), format_cell(cell), label_size(size), THEME.muted, BOLD, LABEL_STRETCH
+            draw, layout.center(cell), format_cell(cell), label_size(size), EMPTY_INK, BOLD, LABEL_STRETCH
         )
     for cell, stack in view.board:
         draw_card_text(draw, layout, cell, stack[-1], len(stack), format_cell(cell))

@@ -28,10 +28,12 @@ from rendering.common import (
     RGB,
     TEXT,
     THEME,
+    WHITE,
     WIDTH,
     Result,
     ScoreLine,
     draw_centered,
+    ink_on,
     player_name,
     px,
     score_strip,
@@ -50,7 +52,7 @@ PIECE_COLOURS: dict[str, RGB] = dict(
             (0, 158, 115),  # L bluish green
             (240, 228, 66),  # N yellow
             (0, 114, 178),  # P blue
-            (213, 94, 0),  # T vermillion
+            (190, 80, 0),  # T vermillion (darkened, as the players' Red)
             (204, 121, 167),  # U reddish purple
             (136, 34, 85),  # V wine
             (68, 170, 153),  # W teal
@@ -61,8 +63,6 @@ PIECE_COLOURS: dict[str, RGB] = dict(
         strict=True,
     )
 )
-DARK_LETTER = frozenset({"F", "I", "N", "W", "X", "U"})
-"""Pieces light enough that their letter is drawn dark."""
 HOLE: RGB = (70, 72, 80)
 EMPTY: RGB = (255, 255, 255)
 MAX_BOARD_HEIGHT = 1250
@@ -116,7 +116,7 @@ def _piece(draw: ImageDraw.ImageDraw, layout: Layout, place: Place, *, ghost: bo
             draw.line((x0, y1, x1, y0), fill=tint(colour, 0.5), width=max(2, layout.cell // 8))
     line = max(2, layout.cell // 14) if ghost else max(3, layout.cell // 10)
     outline(draw, layout, cells, tint(OUTLINE, 0.5) if ghost else OUTLINE, line)
-    ink = OUTLINE if ghost or place.piece in DARK_LETTER else (255, 255, 255)
+    ink = OUTLINE if ghost else ink_on(colour, WHITE, OUTLINE)
     centre = layout.cell_center(label_cell(cells))
     draw_centered(draw, centre, place.piece, letter_size(layout.cell, place.piece), ink, BOLD)
 

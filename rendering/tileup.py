@@ -61,6 +61,8 @@ TILE_PATTERN: dict[str, RGB] = {"O": (242, 190, 80), "B": (40, 140, 200), "P": (
 CENTER_FILL: RGB = (186, 224, 180)
 CORNER_FILL: RGB = (222, 214, 196)
 CORNER_OUTLINE: RGB = (166, 140, 100)
+CORNER_INK: RGB = (80, 80, 80)
+"""The word on an empty corner (5.4:1 on the corner's fill)."""
 BOARD_FILL: RGB = (252, 250, 245)
 CARD_FILL: RGB = (255, 255, 255)
 SCORED_OUTLINE: RGB = (20, 20, 20)
@@ -271,7 +273,7 @@ def base_layer(geometry: BoardGeometry) -> Image.Image:
         if square in corners:
             x0, y0, x1, y1 = box
             draw.rectangle((x0 + 2, y0 + 2, x1 - 2, y1 - 2), outline=CORNER_OUTLINE, width=px(1.5))
-            draw_centered(draw, geometry.center(square), "corner", TEXT.small, THEME.muted, stretch=CONDENSED)
+            draw_centered(draw, geometry.center(square), "corner", TEXT.small, CORNER_INK, stretch=CONDENSED)
     for index in range(SIZE):
         x0, y0, x1, _ = geometry.cell_box(index)
         draw_centered(draw, ((x0 + x1) / 2, geometry.top / 2), COLUMNS[index], TEXT.small, THEME.ink, BOLD)
