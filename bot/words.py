@@ -65,6 +65,12 @@ def plain_names(session: Session) -> list[str]:
     return [f"**{escape(short(seat.name))}**" for seat in session.seats]
 
 
+def sentence(text: str) -> str:
+    """``text`` ending with one stop: a full stop is added unless it already ends with one
+    (``.``, ``!``, ``?``, ``…``), so that "solved 6x10 with 11 hints!" never ends ``!.``."""
+    return text if text.rstrip().endswith((".", "!", "?", "…")) else text + "."
+
+
 def clip(text: str, limit: int = MESSAGE_LIMIT) -> str:
     """``text`` cut to fit one message."""
     return text if len(text) <= limit else text[: limit - 1] + "…"
@@ -175,7 +181,7 @@ def _turn_line(session: Session, group: Sequence[Step]) -> str:
         head = f"{who} acted"
     if caused:
         head += ": " + "; ".join(caused)
-    return head + "."
+    return sentence(head)
 
 
 def scores_line(session: Session) -> str:
@@ -257,7 +263,7 @@ def game_over_line(session: Session) -> str:
         verdict = "a draw between " + " and ".join(name(session, seat) for seat in winners)
     else:
         verdict = f"{name(session, winners[0])} wins"
-    return f"🏁 Game over — {verdict} ({reason})."
+    return sentence(f"🏁 Game over — {verdict} ({reason})")
 
 
 def standings_line(session: Session) -> str:

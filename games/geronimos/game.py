@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from games.ai.profile import SearchProfile
-from games.core import Events, Game, GameOptions, Outcome, counted, outcome_phrase
+from games.core import Events, Game, GameOptions, Outcome, counted, outcome_phrase, with_note
 from games.geronimos import heuristic, notation, rules
 from games.geronimos.cards import LEADER
 from games.geronimos.state import DISCARD, SEAT_NAMES, Move, MoveKind, Options, State
@@ -211,7 +211,7 @@ def called(names: Sequence[str], seat: int) -> str:
 
 def start_story(state: State, names: Sequence[str]) -> str:
     """How the start went: the cards drawn, any redraw, who laid first and what."""
-    blue, red = f"{called(names, 0)} (Blue)", f"{called(names, 1)} (Red)"
+    blue, red = with_note(called(names, 0), "Blue"), with_note(called(names, 1), "Red")
     lines = []
     for cards in state.start_draws:
         lines.append(f"{blue} draws {cards[0]}, {red} draws {cards[1]}.")

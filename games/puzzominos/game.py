@@ -7,7 +7,7 @@ from dataclasses import replace
 from typing import Any, ClassVar
 
 from games.ai.profile import SearchProfile
-from games.core import Events, Game, Outcome, Seat, counted
+from games.core import Events, Game, Outcome, Seat, counted, with_note
 from games.puzzominos import notation, rules
 from games.puzzominos.state import SET_SIZE, Move, MoveKind, Placement, State
 from games.puzzominos.state import Options as PuzzOptions
@@ -112,7 +112,7 @@ class PuzzOminos(Game[State, Move]):
 
     def describe(self, state: State, names: Sequence[str]) -> str:
         def called(seat: Seat) -> str:
-            return f"{names[seat] if seat < len(names) else 'a player'} ({state.colour(seat).label})"
+            return with_note(names[seat] if seat < len(names) else "a player", state.colour(seat).label)
 
         order = (state.red, 1 - state.red)
         left = " · ".join(f"{called(s)}: {counted(len(state.left(s)), 'piece')} left" for s in order)
