@@ -255,15 +255,16 @@ def game_over_line(session: Session) -> str:
     reason = outcome_phrase(session.game, outcome, plain_names(session))
     winners = [seat for seat in outcome.winners if seat not in outcome.forfeited]
     if session.game.max_players == 1:
-        verdict = "solved!" if winners else "not solved."
-        return f"🏁 {name(session, 0)}: {verdict} ({reason})"
+        if winners:
+            return f"🏁 {name(session, 0)}: solved! ({reason})"
+        return f"🏁 {name(session, 0)}: not solved ({reason})."
     if not winners:
         verdict = "nobody wins"
     elif outcome.is_draw:
         verdict = "a draw between " + " and ".join(name(session, seat) for seat in winners)
     else:
         verdict = f"{name(session, winners[0])} wins"
-    return sentence(f"🏁 Game over — {verdict} ({reason})")
+    return sentence(f"🏁 Game over — {verdict}: {reason}")
 
 
 def standings_line(session: Session) -> str:

@@ -377,9 +377,9 @@ def strip_title(view: Any, players: Sequence[str] = SEAT_NAMES) -> str:
     card = "a Leader (L)" if view.drawn == LEADER else view.drawn
     title = f"{who} to play {card}"
     if view.opening:
-        title += " (start card)"
+        title += " · start card"
     elif view.bonus_card:
-        title += " (bonus card)"
+        title += " · bonus card"
     if view.bonus_left:
         title += f" · +{view.bonus_left} bonus"
     return title
