@@ -11,7 +11,7 @@ from discord.ext import commands
 
 from bot.storage import HistoryRow, LeaderRow, SolvedTarget, SolverRow, Stats
 from games import registry
-from games.core import Game
+from games.core import Game, counted
 from games.errors import UnknownGameError
 
 if TYPE_CHECKING:
@@ -52,10 +52,13 @@ def leaderboard_embed(
     lines = []
     for index, row in enumerate(rows, start=page * PAGE_SIZE + 1):
         skill = f"skill {row.rating:.1f}" if row.rating is not None else "unrated"
-        lines.append(f"**{index}.** <@{row.user_id}> — {skill} · {row.wins} wins / {row.games} games")
+        record = f"{counted(row.wins, 'win')} / {counted(row.games, 'game')}"
+        lines.append(f"**{index}.** <@{row.user_id}> — {skill} · {record}")
     embed.description = "\n".join(lines)
     pages = max(1, -(-total // PAGE_SIZE))
-    embed.set_footer(text=f"Page {page + 1}/{pages} · {total} players · skill = OpenSkill mu - 3 sigma")
+    embed.set_footer(
+        text=f"Page {page + 1}/{pages} · {counted(total, 'player')} · skill = OpenSkill mu - 3 sigma"
+    )
     return embed
 
 
@@ -71,9 +74,11 @@ def solitaire_embed(
     lines = []
     for index, row in enumerate(rows, start=page * PAGE_SIZE + 1):
         quickest = f" · quickest {_duration(row.fastest)}" if row.fastest is not None else ""
-        targets = f"{row.targets} target{'s' if row.targets != 1 else ''}"
+        targets = counted(row.targets, "target")
         helped = f" (+{row.helped} with hints)" if row.helped else ""
-        lines.append(f"**{index}.** <@{row.user_id}> — {targets} · {row.solves} solves{helped}{quickest}")
+        lines.append(
+            f"**{index}.** <@{row.user_id}> — {targets} · {counted(row.solves, 'solve')}{helped}{quickest}"
+        )
     embed.description = "\n".join(lines)
     pages = max(1, -(-total // PAGE_SIZE))
     embed.set_footer(text=f"Page {page + 1}/{pages} · {total} solvers · /stats shows each target's best time")
@@ -157,7 +162,7 @@ def stats_field(game: Game[Any, Any], stats: Stats) -> str:
     best = "-" if stats.best is None else str(stats.best)
     average = "-" if stats.average is None else f"{stats.average:.1f}"
     if stats.streak > 0:
-        streak = f"{stats.streak} win{'s' if stats.streak > 1 else ''} in a row"
+        streak = f"{counted(stats.streak, 'win')} in a row"
     elif stats.streak < 0:
         streak = f"{-stats.streak} without a win"
     else:

@@ -59,7 +59,9 @@ def _is_base(char: str) -> bool:
     """True for a character that starts an emoji cluster: one the emoji font draws that is
     not plain ASCII (the font also has the digits, ``#`` and ``*`` for keycaps)."""
     code = ord(char)
-    return code > 0x7F and code in _cmap() and code not in TONES and char not in (VS16, ZWJ, KEYCAP)
+    if code < 0x2000 and code not in (0xA9, 0xAE):  # no emoji below but © and ® (a fast answer)
+        return False
+    return code in _cmap() and code not in TONES and char not in (VS16, ZWJ, KEYCAP)
 
 
 def clusters(text: str) -> Iterator[tuple[str, bool]]:
