@@ -266,7 +266,8 @@ def render_board(view: Any, players: Sequence[str]) -> Image.Image:
 # -- hand ---------------------------------------------------------------------------------------
 
 HAND_COLUMNS = 5
-HAND_CELL = px(8)
+HAND_CELL = px(10)
+"""A hand piece's squares: 10 phone px, each piece's shape plain on a phone."""
 SLOT_HEIGHT = 5 * HAND_CELL + px(34)
 HAND_TITLE = px(22)
 
