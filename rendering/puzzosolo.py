@@ -21,6 +21,7 @@ from games.core import counted
 from games.puzzominos.board import Place
 from games.puzzominos.pieces import PENTOMINOES
 from games.puzzominos.targets import COLUMNS
+from games.puzzosolo.state import SoloStatus
 from rendering.base import Drawn
 from rendering.charts import Series, line_chart
 from rendering.common import (
@@ -135,7 +136,7 @@ def board_image(state: Any, layout: Layout) -> Image.Image:
         _piece(draw, layout, placed.place, ghost=False, hinted=placed.hinted)
     for place in state.solution[len(own) :]:
         _piece(draw, layout, place, ghost=True, hinted=False)
-    if state.placed and state.status != "gave up":
+    if state.placed and state.status is not SoloStatus.GAVE_UP:
         outline(draw, layout, state.placed[-1].place.cells, THEME.highlight, max(3, layout.cell // 7))
     return image
 
@@ -150,7 +151,7 @@ def solo_result(state: Any, players: Sequence[str]) -> Result:
     picture shows then."""
     who = player_name(players, 0, "Player")
     target = state.target.name
-    if state.status == "solved":
+    if state.status is SoloStatus.SOLVED:
         hints = f" with {counted(state.hints, 'hint')}" if state.hints else " without hints"
         return Result(
             f"🏆 {who} solved {target}", f"Puzz-Ominos solitaire · solved{hints}", (1,), frozenset({0}), False
@@ -169,7 +170,7 @@ def render_board(view: Any, players: Sequence[str]) -> Image.Image:
     board = board_image(view, layout)
     extra = counted(view.hints, "hint") if view.hints else ""
     line = ScoreLine(player_name(players, 0, "Player"), f"{len(view.placed)}/{target.needed}", extra)
-    if view.status == "playing":
+    if view.status is SoloStatus.PLAYING:
         strip = score_strip(board.width, [line], 0, title=_title(view))
     else:
         strip = score_strip(board.width, [line], None, result=solo_result(view, players))
