@@ -7,10 +7,11 @@ and PNG encoding.
 :data:`MIN_PHONE_TEXT` phone px tall (digit and capital height), pips at least
 :data:`MIN_PHONE_PIP` across, and the full image stays sharp when opened (1000 px wide).
 
-**Font.** Noto Sans (OFL), shipped as the ``fontpkg-noto-sans`` package dependency and found
-through ``fontpkg`` without any network or system font, so images are the same on every
-machine. It covers Latin with its accents, Greek and Cyrillic; characters it has no glyph for
-(emoji, other scripts) are left out of names rather than drawn as empty boxes.
+**Font.** Noto Sans (OFL), shipped as the ``fontpkg-noto-sans`` package dependency
+(:mod:`rendering.fonts`), so images are the same on every machine. It covers Latin with its
+accents, Greek and Cyrillic; emoji are drawn in colour by :mod:`rendering.emoji` (OpenMoji, a
+package dependency too); characters neither font has (other scripts) are left out of names
+rather than drawn as empty boxes.
 
 Player colours are the Okabe-Ito palette, chosen to stay distinct for colour-blind players
 (vermillion a little darker, so that white numbers on it keep a 4.5:1 contrast). Every text
@@ -26,16 +27,14 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
-import fontpkg
-from fontTools.ttLib import TTFont
 from PIL import Image, ImageDraw, ImageFont, ImageStat
 
 from games.core import with_note
 from rendering.emoji import can_draw as emoji_can_draw
 from rendering.emoji import clusters, emoji_image, emoji_size, has_emoji
+from rendering.fonts import covered, font_path
 
 RGB = tuple[int, int, int]
 
@@ -52,7 +51,6 @@ phone is about 11 px tall (16 px type) and its smallest (timestamps, 12 px type)
 MIN_PHONE_PIP = 4.0
 """The smallest pip or dot diameter, in phone pixels."""
 
-FAMILY = "Noto Sans"
 REGULAR = 400
 BOLD = 700
 NORMAL_WIDTH = 100.0
@@ -121,12 +119,6 @@ THEME = Theme()
 # -- the font ---------------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=1)
-def font_path() -> Path:
-    """The bundled Noto Sans font file (a variable font: weight and width axes)."""
-    return fontpkg.path(FAMILY)
-
-
 @lru_cache(maxsize=128)
 def font(size: int, weight: int = REGULAR, stretch: float = NORMAL_WIDTH) -> ImageFont.FreeTypeFont:
     """Noto Sans at ``size`` pixels (the em), ``weight`` (400 regular, 700 bold) and ``stretch``
@@ -156,17 +148,10 @@ def digit_height(size: int, weight: int = REGULAR, stretch: float = NORMAL_WIDTH
     return int(bottom - top)
 
 
-@lru_cache(maxsize=1)
-def _covered() -> frozenset[int]:
-    """The code points the font has a glyph for."""
-    with TTFont(str(font_path()), lazy=True) as face:
-        return frozenset(face.getBestCmap())
-
-
 def can_draw(char: str) -> bool:
     """True when the text font has a real glyph for ``char`` (not the empty box) and it is
     printable (emoji are drawn by :mod:`rendering.emoji`)."""
-    return ord(char) in _covered() and not unicodedata.category(char).startswith("C")
+    return ord(char) in covered() and not unicodedata.category(char).startswith("C")
 
 
 # -- contrast -----------------------------------------------------------------------------------

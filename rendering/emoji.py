@@ -25,6 +25,8 @@ from fontTools.ttLib import TTFont
 from fontTools.ttLib.tables._c_m_a_p import CmapSubtable
 from PIL import Image, ImageDraw, ImageFont
 
+from rendering.fonts import covered
+
 VS16 = "\ufe0f"
 """The variation selector asking for the emoji (colour) presentation."""
 VS15 = "\ufe0e"
@@ -112,16 +114,8 @@ def _modifiers(text: str, index: int) -> int:
     return index
 
 
-@lru_cache(maxsize=1)
-def _text_font_cmap() -> frozenset[int]:
-    from rendering.common import font_path as text_font_path
-
-    with TTFont(str(text_font_path()), lazy=True) as face:
-        return frozenset(face.getBestCmap())
-
-
 def _text_font_has(char: str) -> bool:
-    return ord(char) in _text_font_cmap() and not unicodedata.category(char).startswith("C")
+    return ord(char) in covered() and not unicodedata.category(char).startswith("C")
 
 
 def has_emoji(text: str) -> bool:
