@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import re
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.storage import HistoryRow, LeaderRow, SolvedTarget, SolverRow, Stats
+from bot.storage import HistoryRow, LeaderRow, SolvedTarget, SolverRow, Stats, TournamentHistoryRow
+from bot.tournaments.standings import format_points
+from bot.words import escape
 from games import registry
 from games.core import Game, counted
 from games.errors import UnknownGameError
@@ -215,6 +218,18 @@ def history_line(row: HistoryRow) -> str:
     return line
 
 
+def tournament_line(row: TournamentHistoryRow) -> str:
+    """One finished tournament in a player's history: their place, points and when."""
+    game = registry.get(row.game)
+    kind = "Swiss" if row.format == "swiss" else "round robin"
+    place = f"{_ordinal(row.final_rank)} of {row.entrants}" if row.final_rank is not None else "withdrew"
+    points = f", {format_points(Fraction(row.final_points or 0).limit_denominator(12))} pts"
+    return (
+        f"**{escape(row.name)}** (#{row.id}, {game.title} {kind}) — {place}{points} — "
+        f"<t:{int(row.finished_at)}:R> — `/tournament standings tournament:{row.id}`"
+    )
+
+
 class StandingsCog(commands.Cog):
     """Leaderboards, stats and history."""
 
@@ -297,6 +312,13 @@ class StandingsCog(commands.Cog):
         rows = await self.bot.service.storage.history(who.id, interaction.guild_id, limit=10)
         embed = discord.Embed(title=f"Recent games of {who.display_name}")
         embed.description = "\n".join(history_line(row) for row in rows) or "No finished games here yet."
+        played = await self.bot.service.storage.tournament_history(who.id, interaction.guild_id, limit=5)
+        if played:
+            embed.add_field(
+                name="Tournaments",
+                value="\n".join(tournament_line(row) for row in played)[:1024],
+                inline=False,
+            )
         if rows:
             embed.set_footer(text="Watch one again with /<game> replay game_id:<number>")
         await interaction.response.send_message(embed=embed)

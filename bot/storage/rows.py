@@ -284,3 +284,24 @@ class HistoryRow:
     def from_row(cls, row: Row) -> HistoryRow:
         """A line of the history query."""
         return _build(cls, row, players=_count, won=bool, helped=bool)
+
+
+@dataclass(frozen=True)
+class TournamentHistoryRow:
+    """A finished tournament in a player's history."""
+
+    id: int
+    name: str
+    game: str
+    format: str
+    guild_id: int
+    channel_id: int
+    finished_at: float
+    final_rank: int | None
+    final_points: float | None
+    entrants: int
+
+    @classmethod
+    def from_row(cls, row: Row) -> TournamentHistoryRow:
+        """A line of the tournament history query."""
+        return _build(cls, row, final_points=_float, entrants=_count)
