@@ -201,7 +201,7 @@ def shown_solution(state: State) -> tuple[Place, ...]:
         rest = None
     if rest is not None:
         return (*state.places, *rest)
-    return first_solution(state.target)
+    return first_solution(state.target, SOLUTION_LIMIT)
 
 
 def hint_place(state: State, limit: int = HINT_LIMIT) -> Place | None:
