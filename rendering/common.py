@@ -48,7 +48,8 @@ IMAGE_BLOCKS_KEPT = 8
 """Freed image memory blocks Pillow keeps for the next picture (its default keeps none). Every
 board allocates several full-size canvases; fresh memory from the system costs a page fault per
 4 KB, which made a late board's job up to twice as slow on a busy machine. At most this many
-blocks of up to 16 MB each are kept (a board's canvases are 1-5 MB)."""
+blocks are kept (a board's canvases are 1-6 MB each; drawing every kind of picture in a loop
+peaked 6 MB higher than with none kept)."""
 Image.core.set_blocks_max(max(Image.core.get_blocks_max(), IMAGE_BLOCKS_KEPT))
 
 WIDTH = 1000
