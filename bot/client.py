@@ -18,9 +18,11 @@ from bot.limits import Limits
 from bot.sessions import SessionService
 from bot.settings import Settings
 from bot.storage import Storage
+from bot.tournaments.service import TournamentService
 from bot.ui import replies
 from bot.ui.buttons import TableButton
 from bot.ui.table import TableAnnouncer
+from bot.ui.tournament import TournamentAnnouncer
 
 log = logging.getLogger(__name__)
 
@@ -28,7 +30,7 @@ EXIT_LOGIN = 4
 EXIT_NETWORK = 5
 
 GAME_COGS = ("geominos", "triominos", "geronimos", "puzzominos", "tileup")
-BASE_EXTENSIONS = ("cogs.lobby", "cogs.standings")
+BASE_EXTENSIONS = ("cogs.lobby", "cogs.standings", "cogs.tournament")
 
 
 def default_extensions() -> tuple[str, ...]:
@@ -73,7 +75,9 @@ class TilehostBot(commands.Bot):
         self._seed_source = seed_source
         self.storage: Storage
         self.service: SessionService
+        self.tournaments: TournamentService
         self.announcer = TableAnnouncer(self)
+        self.tournament_announcer = TournamentAnnouncer(self)
         self.limits = Limits(settings.rate_user, settings.rate_channel, now=virtual_now)
         """Rate limits on the commands that draw or search (see :mod:`bot.limits`)."""
         self._restored = False
@@ -105,11 +109,17 @@ class TilehostBot(commands.Bot):
             computer_budget=self.settings.computer_budget,
         )
         self.service.subscribe(self.announcer.on_update)
+        self.tournaments = TournamentService(
+            self.storage, self.service, now=virtual_now, seed_source=self._seed_source
+        )
+        self.tournaments.subscribe(self.tournament_announcer.on_update)
         for name in self.extension_names:
             await self.load_extension(name)
         self.add_dynamic_items(TableButton)
         restored = await self.service.restore()
         log.info("restored %d games", len(restored))
+        tournaments = await self.tournaments.restore()
+        log.info("restored %d tournaments", len(tournaments))
         await self._sync_commands()
 
     async def _sync_commands(self) -> None:
@@ -125,6 +135,10 @@ class TilehostBot(commands.Bot):
         log.info("logged in as %s (%s)", self.user, getattr(self.user, "id", "?"))
 
     async def close(self) -> None:
+        tournaments = getattr(self, "tournaments", None)
+        if tournaments is not None:
+            await tournaments.close()
+        await self.tournament_announcer.close()
         service = getattr(self, "service", None)
         if service is not None:
             await service.close()

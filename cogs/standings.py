@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import re
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.storage import HistoryRow, LeaderRow, SolvedTarget, SolverRow, Stats
+from bot.storage import HistoryRow, LeaderRow, SolvedTarget, SolverRow, Stats, TournamentHistoryRow
+from bot.tournaments.standings import format_points
+from bot.words import escape
 from games import registry
 from games.core import Game
 from games.errors import UnknownGameError
@@ -44,39 +47,57 @@ def leaderboard_embed(
     game: Game[Any, Any], scope: str, sort: str, page: int, rows: list[LeaderRow], total: int
 ) -> discord.Embed:
     """One page of a leaderboard."""
-    where = "this server" if scope == "server" else "all servers"
-    embed = discord.Embed(title=f"{game.title} leaderboard — {where}, by {sort}")
-    if not rows:
-        embed.description = f"No finished {game.title} games yet. Start one with `/{game.name} new`!"
-        return embed
     lines = []
-    for index, row in enumerate(rows, start=page * PAGE_SIZE + 1):
+    for row in rows:
         skill = f"skill {row.rating:.1f}" if row.rating is not None else "unrated"
-        lines.append(f"**{index}.** <@{row.user_id}> — {skill} · {row.wins} wins / {row.games} games")
-    embed.description = "\n".join(lines)
-    pages = max(1, -(-total // PAGE_SIZE))
-    embed.set_footer(text=f"Page {page + 1}/{pages} · {total} players · skill = OpenSkill mu - 3 sigma")
-    return embed
+        lines.append(f"<@{row.user_id}> — {skill} · {row.wins} wins / {row.games} games")
+    return _ranked_page(
+        f"{game.title} leaderboard — {_where(scope)}, by {sort}",
+        f"No finished {game.title} games yet. Start one with `/{game.name} new`!",
+        lines,
+        page,
+        f"{total} players · skill = OpenSkill mu - 3 sigma",
+        total,
+    )
 
 
 def solitaire_embed(
     game: Game[Any, Any], scope: str, page: int, rows: list[SolverRow], total: int
 ) -> discord.Embed:
     """One page of a solitaire leaderboard: most targets solved, then most solves, then quickest."""
-    where = "this server" if scope == "server" else "all servers"
-    embed = discord.Embed(title=f"{game.title} — best solvers, {where}")
-    if not rows:
-        embed.description = f"Nobody has solved a {game.title} target yet. Try `/puzzominos solo`!"
-        return embed
     lines = []
-    for index, row in enumerate(rows, start=page * PAGE_SIZE + 1):
+    for row in rows:
         quickest = f" · quickest {_duration(row.fastest)}" if row.fastest is not None else ""
         targets = f"{row.targets} target{'s' if row.targets != 1 else ''}"
         helped = f" (+{row.helped} with hints)" if row.helped else ""
-        lines.append(f"**{index}.** <@{row.user_id}> — {targets} · {row.solves} solves{helped}{quickest}")
-    embed.description = "\n".join(lines)
+        lines.append(f"<@{row.user_id}> — {targets} · {row.solves} solves{helped}{quickest}")
+    return _ranked_page(
+        f"{game.title} — best solvers, {_where(scope)}",
+        f"Nobody has solved a {game.title} target yet. Try `/puzzominos solo`!",
+        lines,
+        page,
+        f"{total} solvers · /stats shows each target's best time",
+        total,
+    )
+
+
+def _where(scope: str) -> str:
+    return "this server" if scope == "server" else "all servers"
+
+
+def _ranked_page(
+    title: str, empty: str, lines: list[str], page: int, footer: str, total: int
+) -> discord.Embed:
+    """A page of ranked lines (numbered from the page's first rank), or ``empty`` when there
+    are none; the footer says which page of how many."""
+    embed = discord.Embed(title=title)
+    if not lines:
+        embed.description = empty
+        return embed
+    first = page * PAGE_SIZE + 1
+    embed.description = "\n".join(f"**{rank}.** {line}" for rank, line in enumerate(lines, start=first))
     pages = max(1, -(-total // PAGE_SIZE))
-    embed.set_footer(text=f"Page {page + 1}/{pages} · {total} solvers · /stats shows each target's best time")
+    embed.set_footer(text=f"Page {page + 1}/{pages} · {footer}")
     return embed
 
 
@@ -196,6 +217,18 @@ def history_line(row: HistoryRow) -> str:
     return line
 
 
+def tournament_line(row: TournamentHistoryRow) -> str:
+    """One finished tournament in a player's history: their place, points and when."""
+    game = registry.get(row.game)
+    kind = "Swiss" if row.format == "swiss" else "round robin"
+    place = f"{_ordinal(row.final_rank)} of {row.entrants}" if row.final_rank is not None else "withdrew"
+    points = f", {format_points(Fraction(row.final_points or 0).limit_denominator(12))} pts"
+    return (
+        f"**{escape(row.name)}** (#{row.id}, {game.title} {kind}) — {place}{points} — "
+        f"<t:{int(row.finished_at)}:R> — `/tournament standings tournament:{row.id}`"
+    )
+
+
 class StandingsCog(commands.Cog):
     """Leaderboards, stats and history."""
 
@@ -278,6 +311,13 @@ class StandingsCog(commands.Cog):
         rows = await self.bot.service.storage.history(who.id, interaction.guild_id, limit=10)
         embed = discord.Embed(title=f"Recent games of {who.display_name}")
         embed.description = "\n".join(history_line(row) for row in rows) or "No finished games here yet."
+        played = await self.bot.service.storage.tournament_history(who.id, interaction.guild_id, limit=5)
+        if played:
+            embed.add_field(
+                name="Tournaments",
+                value="\n".join(tournament_line(row) for row in played)[:1024],
+                inline=False,
+            )
         if rows:
             embed.set_footer(text="Watch one again with /<game> replay game_id:<number>")
         await interaction.response.send_message(embed=embed)

@@ -492,11 +492,6 @@ def stack_vertically(parts: Sequence[Image.Image], background: RGB = THEME.backg
     return canvas
 
 
-def round_up(value: int, step: int) -> int:
-    """``value`` rounded up to a multiple of ``step``."""
-    return -(-value // step) * step
-
-
 # PNG, written here rather than by Pillow: Pillow tries five filters on every row, which took
 # 58-89 % of a board job; boards repeat row after row, so the Up filter alone (each byte minus the
 # one above it: mostly zeros) compresses to 6-15 % more bytes for a seventh to a tenth of the CPU.

@@ -13,6 +13,7 @@ from dataclasses import dataclass, fields
 from typing import Any, ClassVar, Protocol, TypeVar
 
 from bot.ratings import RatingUpdate
+from bot.status import Status
 
 
 class Row(Protocol):
@@ -110,7 +111,7 @@ class GameRow:
     guild_id: int | None
     channel_id: int
     host_id: int
-    status: str
+    status: Status
     options: dict[str, Any]
     seed: int
     deal: Any
@@ -140,7 +141,7 @@ class GameRow:
     @classmethod
     def from_row(cls, row: Row) -> GameRow:
         """The game in a ``games`` row (selected with :attr:`COLUMNS`)."""
-        return _build(cls, row, options=_json, deal=_json, snapshot=_json, outcome=_json)
+        return _build(cls, row, status=Status, options=_json, deal=_json, snapshot=_json, outcome=_json)
 
 
 @dataclass(frozen=True)
@@ -283,3 +284,24 @@ class HistoryRow:
     def from_row(cls, row: Row) -> HistoryRow:
         """A line of the history query."""
         return _build(cls, row, players=_count, won=bool, helped=bool)
+
+
+@dataclass(frozen=True)
+class TournamentHistoryRow:
+    """A finished tournament in a player's history."""
+
+    id: int
+    name: str
+    game: str
+    format: str
+    guild_id: int
+    channel_id: int
+    finished_at: float
+    final_rank: int | None
+    final_points: float | None
+    entrants: int
+
+    @classmethod
+    def from_row(cls, row: Row) -> TournamentHistoryRow:
+        """A line of the tournament history query."""
+        return _build(cls, row, final_points=_float, entrants=_count)

@@ -31,6 +31,7 @@ from bot.storage.rows import (
     Stats,
     UniqueViolation,
 )
+from bot.storage.tournaments import TournamentStore
 
 COUNTED_WIN = "CASE WHEN r.won = 1 AND r.helped = 0 THEN 1 ELSE 0 END"
 """1 for a win that standings count (a win with help is counted apart)."""
@@ -44,7 +45,7 @@ def _flag(value: bool) -> int:
     return 1 if value else 0
 
 
-class Storage:
+class Storage(TournamentStore):
     """The database. Open with :meth:`open`; close with :meth:`close`."""
 
     def __init__(self, database: Database) -> None:
@@ -103,8 +104,11 @@ class Storage:
         now: float,
         table_key: int = 0,
         variant: str | None = None,
+        host_id: int | None = None,
     ) -> int:
         """Store a new lobby with its host in seat 0; raises :class:`ActiveGameExists`.
+        ``host_id`` is who runs the table when that is not seat 0's player (a tournament's
+        organiser).
 
         A channel holds one active game per kind and ``table_key`` (0, except for games where
         every player has a table of their own, which pass the host's id). ``variant`` is what
@@ -119,7 +123,7 @@ class Storage:
                         game,
                         guild_id,
                         channel_id,
-                        host.user_id,
+                        host_id if host_id is not None else host.user_id,
                         json.dumps(options, sort_keys=True),
                         seed,
                         json.dumps(deal) if deal is not None else None,
@@ -550,3 +554,4 @@ def _streak(won: Sequence[bool]) -> int:
             break
         count += 1
     return count if first else -count
+
