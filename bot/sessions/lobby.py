@@ -79,6 +79,12 @@ class Lobby:
         self.shared.tables.add(session)
         return session
 
+    def check_free_table(self, game_name: str, channel_id: int, user_id: int) -> None:
+        """Refuse (:class:`~bot.errors.GameExists`) when the user cannot open a ``game_name``
+        table here now: a cheap check a command makes before any heavy work (``create`` makes it
+        again)."""
+        self._check_free_table(registry.get(game_name), channel_id, user_id)
+
     async def open_table(
         self,
         game_name: str,
