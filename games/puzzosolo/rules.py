@@ -43,13 +43,13 @@ def new_state(options: Options, deal: object) -> State:
 # -- placements ----------------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=32)
 def prepare(state: State) -> None:
     """Compile the state's target for the solver (kept for later moves; a second or more for a
     drawn target of 120 squares)."""
     solver.problem(state.target)
 
 
+@lru_cache(maxsize=32)
 def placements(target: Target) -> tuple[tuple[int, Move], ...]:
     """Every placement of every piece name on the empty target, with its bitmask, in set order,
     then orientation, then reading order of the top-left square."""
