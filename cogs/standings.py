@@ -16,7 +16,7 @@ from bot.storage.rows import Season
 from bot.tournaments.standings import format_points
 from bot.words import escape
 from games import registry
-from games.core import Game
+from games.core import Game, counted
 from games.errors import UnknownGameError
 
 if TYPE_CHECKING:
@@ -58,13 +58,14 @@ def leaderboard_embed(
     lines = []
     for row in rows:
         skill = f"skill {row.rating:.1f}" if row.rating is not None else "unrated"
-        lines.append(f"<@{row.user_id}> — {skill} · {row.wins} wins / {row.games} games")
+        record = f"{counted(row.wins, 'win')} / {counted(row.games, 'game')}"
+        lines.append(f"<@{row.user_id}> — {skill} · {record}")
     return _ranked_page(
         f"{game.title} leaderboard — {_where(scope)}{season}, by {sort}",
         f"No finished {game.title} games yet. Start one with `/{game.name} new`!",
         lines,
         page,
-        f"{total} players · skill = OpenSkill mu - 3 sigma",
+        f"{counted(total, 'player')} · skill = OpenSkill mu - 3 sigma",
         total,
     )
 
@@ -76,15 +77,15 @@ def solitaire_embed(
     lines = []
     for row in rows:
         quickest = f" · quickest {_duration(row.fastest)}" if row.fastest is not None else ""
-        targets = f"{row.targets} target{'s' if row.targets != 1 else ''}"
+        targets = counted(row.targets, "target")
         helped = f" (+{row.helped} with hints)" if row.helped else ""
-        lines.append(f"<@{row.user_id}> — {targets} · {row.solves} solves{helped}{quickest}")
+        lines.append(f"<@{row.user_id}> — {targets} · {counted(row.solves, 'solve')}{helped}{quickest}")
     return _ranked_page(
         f"{game.title} — best solvers, {_where(scope)}{season}",
         f"Nobody has solved a {game.title} target yet. Try `/puzzominos solo`!",
         lines,
         page,
-        f"{total} solvers · /stats shows each target's best time",
+        f"{counted(total, 'solver')} · /stats shows each target's best time",
         total,
     )
 
@@ -248,7 +249,7 @@ def stats_field(game: Game[Any, Any], stats: Stats) -> str:
     best = "-" if stats.best is None else str(stats.best)
     average = "-" if stats.average is None else f"{stats.average:.1f}"
     if stats.streak > 0:
-        streak = f"{stats.streak} win{'s' if stats.streak > 1 else ''} in a row"
+        streak = f"{counted(stats.streak, 'win')} in a row"
     elif stats.streak < 0:
         streak = f"{-stats.streak} without a win"
     else:
