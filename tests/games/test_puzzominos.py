@@ -447,7 +447,7 @@ def test_selfplay_seeds_show_both_colours_starting() -> None:
     """Who plays Red and starts is a coin flip by the seed; the notation follows: whoever is
     Red places the first piece at 0,0, and Blue's first piece must touch it."""
     starters = set()
-    for seed in range(8):
+    for seed in range(4):  # seeds 0, 1, 3: Red is seat 0; seed 2: seat 1
         record = selfplay(GAME, 2, seed, "greedy")
         state = GAME.new(2, seed=seed)
         starters.add(state.red)
