@@ -18,7 +18,6 @@ average: on a shared machine the CPU time is the fairer figure.
 from __future__ import annotations
 
 import importlib
-import importlib.util
 import os
 import resource
 import statistics
@@ -104,8 +103,12 @@ PACKAGES: dict[str, tuple[str, Callable[[list[str], Rows], int]]] = {
 
 
 def installed(module: str) -> bool:
-    """Whether ``module`` can be imported (without importing it)."""
-    return importlib.util.find_spec(module) is not None
+    """Whether ``module`` and what it needs can be imported."""
+    try:
+        found = importlib.import_module(module)
+    except ImportError:
+        return False
+    return getattr(found, "__file__", None) is not None  # not the leftovers of an uninstall
 
 
 def timed_process(command: list[str]) -> tuple[float, float]:
