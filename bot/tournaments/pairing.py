@@ -107,35 +107,119 @@ def history(plans: Iterable[Plan]) -> History:
 
 # -- seats ---------------------------------------------------------------------------------------
 
+ABSOLUTE, STRONG, MILD = 3, 2, 1
+"""How strongly a player wants a seat (FIDE's colour preferences, C.04.3 A.6): absolute when
+their difference is beyond ±1 or their last two games were in the same seat, strong at ±1, mild
+at 0 (they alternate)."""
 
-def _lean(hist: History, player: int) -> tuple[int, int]:
-    """How much ``player`` should start: (a must, a wish); positive to start, negative not."""
+
+@dataclass(frozen=True)
+class Preference:
+    """Which seat a player would rather have at a table of two."""
+
+    direction: int
+    """1 to start, -1 not to, 0 no preference (no game yet)."""
+    strength: int
+    """:data:`ABSOLUTE`, :data:`STRONG`, :data:`MILD`, or 0 with no preference."""
+
+
+def _started(seats: Sequence[int]) -> list[bool]:
+    return [s == 0 for s in seats]
+
+
+def difference(hist: History, player: int) -> int:
+    """Games followed minus games started (positive: ``player`` should start)."""
     started, followed = hist.starts(player)
-    seats = hist.seats.get(player, [])
-    difference = followed - started
-    last_two = seats[-2:]
-    must = 0
-    if difference >= 2 or (len(last_two) == 2 and all(s != 0 for s in last_two)):
-        must = 1
-    elif difference <= -2 or (len(last_two) == 2 and all(s == 0 for s in last_two)):
-        must = -1
-    wish = 0
-    if difference:
-        wish = 1 if difference > 0 else -1
-    elif seats:
-        wish = 1 if seats[-1] != 0 else -1
-    return must, wish
+    return followed - started
+
+
+def preference(hist: History, player: int) -> Preference:
+    """``player``'s seat preference: the difference first (beyond ±1 it is absolute), then two
+    games in a row in the same seat (absolute too), then the difference of 1 (strong), then
+    alternating from the last game (mild)."""
+    started = _started(hist.seats.get(player, []))
+    if not started:
+        return Preference(0, 0)
+    gap = difference(hist, player)
+    if abs(gap) >= 2:
+        return Preference(1 if gap > 0 else -1, ABSOLUTE)
+    if len(started) >= 2 and started[-1] == started[-2]:
+        return Preference(-1 if started[-1] else 1, ABSOLUTE)
+    if gap:
+        return Preference(1 if gap > 0 else -1, STRONG)
+    return Preference(-1 if started[-1] else 1, MILD)
+
+
+def strain(hist: History, player: int, starts: bool) -> tuple[int, int]:
+    """What a seat does to ``player``: (how far their difference goes beyond ±2, squared; 1 if
+    it is their third game in a row in the same seat)."""
+    started = _started(hist.seats.get(player, []))
+    after = difference(hist, player) + (-1 if starts else 1)
+    third = len(started) >= 2 and started[-1] == started[-2] == starts
+    return max(0, abs(after) - 2) ** 2, int(third)
+
+
+def seating_cost(hist: History, first: int, second: int) -> tuple[int, int, int, int]:
+    """What ``first`` starting against ``second`` costs, in order of priority: differences
+    beyond ±2 (squared excess), third games in a row in one seat, preferences not granted,
+    strong (or absolute) preferences not granted."""
+    excess = third = denied = denied_strong = 0
+    for player, starts in ((first, True), (second, False)):
+        more, row = strain(hist, player, starts)
+        excess += more
+        third += row
+        wish = preference(hist, player)
+        if wish.direction and (wish.direction > 0) != starts:
+            denied += 1
+            denied_strong += int(wish.strength >= STRONG)
+    return excess, third, denied, denied_strong
+
+
+def _alternation(hist: History, first: int, second: int) -> int:
+    """0 if ``first`` starting alternates from the last game in which one of the two started
+    and the other did not (FIDE E.3; unplayed rounds left out), else 1; 0 if there is none."""
+    mine = _started(hist.seats.get(first, []))
+    theirs = _started(hist.seats.get(second, []))
+    for a, b in zip(reversed(mine), reversed(theirs), strict=False):
+        if a != b:
+            return int(a)
+    return 0
+
+
+def _seat_two(a: int, b: int, hist: History, rank: Mapping[int, int]) -> tuple[int, int]:
+    """Who starts at a table of two, as a FIDE arbiter gives colours (C.04.3 E): the seating
+    that costs least (:func:`seating_cost`: no difference beyond ±2, no third game in a row in
+    one seat, both preferences, the stronger one), then alternating from the last game where
+    their seats differed, then the higher-ranked player's preference, then the higher-ranked
+    starts."""
+    higher, lower = sorted((a, b), key=lambda p: rank.get(p, 0))
+    wish = preference(hist, higher).direction
+
+    def key(order: tuple[int, int]) -> tuple[tuple[int, int, int, int], int, int, int]:
+        first, second = order
+        granted = 0 if not wish or (wish > 0) == (first == higher) else 1
+        return (
+            seating_cost(hist, first, second),
+            _alternation(hist, first, second),
+            granted,
+            int(first != higher),
+        )
+
+    return min(((higher, lower), (lower, higher)), key=key)
 
 
 def seat(players: Sequence[int], hist: History, rank: Mapping[int, int]) -> tuple[int, ...]:
-    """``players`` in seat order (the first starts), balancing seats: the deal that repeats
-    seats least (each player's count in their new seat, squared), then gives the first seat to
-    whoever leans most to it, then the higher-ranked first."""
+    """``players`` in seat order (the first starts). Two: as :func:`_seat_two`. More: the deal
+    that repeats seats least (each player's count in their new seat, squared), then gives the
+    first seat to whoever started least often (then the longest ago), then the higher-ranked
+    first."""
+    if len(players) == 2:
+        return _seat_two(players[0], players[1], hist, rank)
 
     def cost(order: tuple[int, ...]) -> tuple[int, int, tuple[int, ...]]:
         repeats = sum((hist.seat_count(p, s) + 1) ** 2 for s, p in enumerate(order))
-        lean = _lean(hist, order[0])
-        return repeats, -(2 * lean[0] + lean[1]), tuple(rank.get(p, 0) for p in order)
+        wish = preference(hist, order[0])
+        return repeats, -wish.direction * wish.strength, tuple(rank.get(p, 0) for p in order)
 
     return min(itertools.permutations(players), key=cost)
 
@@ -234,7 +318,7 @@ def _swiss_pairs(ranking: Sequence[int], points: Mapping[int, Fraction], hist: H
         for p in players:
             gap = int((points[p] - lowest) * units)
             from_bottom = len(players) - 1 - position[p]
-            costs[(p, BYE)] = _lexicographic(hist.byes[p] - fewest, 0, 0, gap * gap, 0, from_bottom)
+            costs[(p, BYE)] = _lexicographic(hist.byes[p] - fewest, 0, 0, 0, gap * gap, 0, 0, from_bottom)
     top = max(costs.values()) + 1
     for (a, b), cost in costs.items():
         graph.add_edge(a, b, weight=top - cost)
@@ -245,7 +329,7 @@ def _swiss_pairs(ranking: Sequence[int], points: Mapping[int, Fraction], hist: H
         if BYE in (a, b):
             byes.append(b if a == BYE else a)
             continue
-        tables.append(seat(sorted((a, b), key=position.__getitem__), hist, position))
+        tables.append(_seat_two(a, b, hist, position))
     tables.sort(key=lambda t: min(position[p] for p in t))
     return Plan(tuple(tables), tuple(byes))
 
@@ -259,18 +343,15 @@ def _pair_cost(
     groups: Mapping[Fraction, list[int]],
     position: Mapping[int, int],
 ) -> int:
-    must_a, wish_a = _lean(hist, a)
-    must_b, wish_b = _lean(hist, b)
-    clash = 1 if must_a and must_a == must_b else 0
+    excess, third, denied, denied_strong = min(seating_cost(hist, a, b), seating_cost(hist, b, a))
     gap = int((points[a] - points[b]) * units)
-    wishes = 1 if wish_a and wish_a == wish_b else 0
     if points[a] == points[b]:
         group = groups[points[a]]
         distance = abs(group.index(a) - group.index(b))
         fold = abs(2 * distance - len(group))
     else:
         fold = abs(position[a] - position[b])
-    return _lexicographic(0, hist.meetings(a, b), clash, gap * gap, wishes, fold)
+    return _lexicographic(0, hist.meetings(a, b), excess, third, gap * gap, denied, denied_strong, fold)
 
 
 # -- tables of three or four ----------------------------------------------------------------------
