@@ -10,11 +10,16 @@ algorithm, exact) where each possible pair costs, in strict order of priority:
 1. a second bye for someone while another entrant has had fewer (the bye is a pretend
    opponent; it goes to the lowest-ranked of those with the fewest byes);
 2. meeting again (pairs never repeat while another pairing exists);
-3. two players who must both start, or must both not start (one has started two more games
-   than they followed, or the last two in the same seat);
+3. seat balance broken, as FIDE's absolute colour rules count it (C.04.3): someone going beyond
+   two more starts than follows (or the reverse; the excess squared), then someone playing a
+   third game in a row in the same seat, each table seated as well as it can be;
 4. the score difference, squared (equal scores meet; one floats down rather than two);
-5. two players who would both rather start (or both rather not);
+5. seat preferences not granted (see :func:`preference`), then strong ones not granted;
 6. within a score group, the top half meets the bottom half (1 meets n/2 + 1).
+
+So balance is broken only when every pairing of the round without a repeated pair (or an early
+second bye) breaks it, and then as little as possible; a Swiss as long as a round robin can come
+to that in its last rounds (round by round, nothing looks ahead).
 
 **Swiss, three or four a table** sends the lowest-ranked of those with the fewest byes to the
 bye, then splits the rest into tables by branch and bound (exact within a work budget counted
@@ -26,8 +31,11 @@ an odd count). **Three or four a table**: rounds are drawn one by one until ever
 and everyone has sat out equally often, byes rotating, each round split so that the times each
 pair has met stay as even as possible (pairs that have not met yet first).
 
-**Seats** balance who starts: at two, the one who has started less (then the one who did not
-start last time) starts; at more, the seats are dealt so nobody keeps the same seat.
+**Seats** balance who starts. At two, as a FIDE arbiter gives colours (C.04.3 E): the seating
+that breaks balance least, then grants both preferences, then the stronger one, then alternates
+from the last game where the two sat differently, then grants the higher-ranked player's
+preference, then the higher-ranked starts. At more, the seats are dealt so nobody keeps the same
+seat.
 """
 
 from __future__ import annotations
