@@ -167,20 +167,27 @@ def strain(hist: History, player: int, starts: bool) -> tuple[int, int]:
     return max(0, abs(after) - 2) ** 2, int(third)
 
 
-def seating_cost(hist: History, first: int, second: int) -> tuple[int, int, int, int]:
-    """What ``first`` starting against ``second`` costs, in order of priority: differences
-    beyond ±2 (squared excess), third games in a row in one seat, preferences not granted,
-    strong (or absolute) preferences not granted."""
-    excess = third = denied = denied_strong = 0
-    for player, starts in ((first, True), (second, False)):
-        more, row = strain(hist, player, starts)
-        excess += more
-        third += row
-        wish = preference(hist, player)
-        if wish.direction and (wish.direction > 0) != starts:
-            denied += 1
-            denied_strong += int(wish.strength >= STRONG)
-    return excess, third, denied, denied_strong
+SeatCost = tuple[int, int, int, int]
+"""Differences beyond ±2 (the excess squared), third games in a row in one seat, preferences
+not granted, strong (or absolute) ones not granted."""
+
+
+def seat_cost(hist: History, player: int, starts: bool) -> SeatCost:
+    """What starting (or following) costs ``player`` (see :data:`SeatCost`)."""
+    excess, third = strain(hist, player, starts)
+    wish = preference(hist, player)
+    denied = bool(wish.direction) and (wish.direction > 0) != starts
+    return excess, third, int(denied), int(denied and wish.strength >= STRONG)
+
+
+def _both(first: SeatCost, second: SeatCost) -> SeatCost:
+    return (first[0] + second[0], first[1] + second[1], first[2] + second[2], first[3] + second[3])
+
+
+def seating_cost(hist: History, first: int, second: int) -> SeatCost:
+    """What ``first`` starting against ``second`` costs, in order of priority (see
+    :data:`SeatCost`)."""
+    return _both(seat_cost(hist, first, True), seat_cost(hist, second, False))
 
 
 def _alternation(hist: History, first: int, second: int) -> int:
@@ -203,7 +210,7 @@ def _seat_two(a: int, b: int, hist: History, rank: Mapping[int, int]) -> tuple[i
     higher, lower = sorted((a, b), key=lambda p: rank.get(p, 0))
     wish = preference(hist, higher).direction
 
-    def key(order: tuple[int, int]) -> tuple[tuple[int, int, int, int], int, int, int]:
+    def key(order: tuple[int, int]) -> tuple[SeatCost, int, int, int]:
         first, second = order
         granted = 0 if not wish or (wish > 0) == (first == higher) else 1
         return (
@@ -318,10 +325,12 @@ def _swiss_pairs(ranking: Sequence[int], points: Mapping[int, Fraction], hist: H
         groups.setdefault(points[p], []).append(p)
     fewest = min(hist.byes[p] for p in players)
     lowest = min(points[p] for p in players) - Fraction(1, units)
+    in_group = {p: group.index(p) for group in groups.values() for p in group}
+    seats = {(p, starts): seat_cost(hist, p, starts) for p in players for starts in (True, False)}
     graph = nx.Graph()
     costs: dict[tuple[int, int], int] = {}
     for a, b in itertools.combinations(players, 2):
-        costs[(a, b)] = _pair_cost(a, b, points, units, hist, groups, position)
+        costs[(a, b)] = _pair_cost(a, b, points, units, hist, groups, position, in_group, seats)
     if len(players) % 2:
         for p in players:
             gap = int((points[p] - lowest) * units)
@@ -350,13 +359,16 @@ def _pair_cost(
     hist: History,
     groups: Mapping[Fraction, list[int]],
     position: Mapping[int, int],
+    in_group: Mapping[int, int],
+    seats: Mapping[tuple[int, bool], SeatCost],
 ) -> int:
-    excess, third, denied, denied_strong = min(seating_cost(hist, a, b), seating_cost(hist, b, a))
+    excess, third, denied, denied_strong = min(
+        _both(seats[(a, True)], seats[(b, False)]), _both(seats[(b, True)], seats[(a, False)])
+    )
     gap = int((points[a] - points[b]) * units)
     if points[a] == points[b]:
-        group = groups[points[a]]
-        distance = abs(group.index(a) - group.index(b))
-        fold = abs(2 * distance - len(group))
+        distance = abs(in_group[a] - in_group[b])
+        fold = abs(2 * distance - len(groups[points[a]]))
     else:
         fold = abs(position[a] - position[b])
     return _lexicographic(0, hist.meetings(a, b), excess, third, gap * gap, denied, denied_strong, fold)
