@@ -1,8 +1,9 @@
 """Pairing properties (Hypothesis): everyone plays or sits out once a round; Swiss pairs are the
 best possible by brute force (fewest second byes, then fewest repeated pairs, then the least seat
 imbalance, then score gaps, then seat preferences); equal scores meet; byes go to the
-lowest-ranked and rotate; seats balance; round robins meet every pair (once at two a table, as
-evenly as possible at more)."""
+lowest-ranked and rotate; seats balance (nobody beyond two more starts than follows, or the
+reverse, nor three games in a row in one seat, while a pairing without a repeated pair avoids
+it); round robins meet every pair (once at two a table, as evenly as possible at more)."""
 
 from __future__ import annotations
 
@@ -249,6 +250,17 @@ def test_seats_balance_at_two(count: int, rounds: int, data: st.DataObject) -> N
                 points[first if outcome == "first wins" else second] += 1
         for p in plan.byes:
             points[p] += 1
+
+
+def test_the_reported_swiss_of_eight_keeps_its_balance() -> None:
+    """simulate(8, 7, 2, 501) once ended with a player on five starts and two follows; now
+    nobody goes beyond two more (or fewer), nor plays three games in a row in one seat."""
+    hist = history(plan for *_, plan in simulate(8, 7, 2, 501))
+    for player in range(1, 9):
+        started, followed = hist.starts(player)
+        seats = hist.seats[player]
+        assert abs(started - followed) <= 2, (player, seats)
+        assert all(len(set(seats[i : i + 3])) > 1 for i in range(len(seats) - 2)), (player, seats)
 
 
 REPORTED = [
