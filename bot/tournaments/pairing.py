@@ -212,11 +212,11 @@ def _seat_two(a: int, b: int, hist: History, rank: Mapping[int, int]) -> tuple[i
 
     def key(order: tuple[int, int]) -> tuple[SeatCost, int, int, int]:
         first, second = order
-        granted = 0 if not wish or (wish > 0) == (first == higher) else 1
+        refused = 0 if not wish or (wish > 0) == (first == higher) else 1
         return (
             seating_cost(hist, first, second),
             _alternation(hist, first, second),
-            granted,
+            refused,
             int(first != higher),
         )
 
@@ -226,8 +226,8 @@ def _seat_two(a: int, b: int, hist: History, rank: Mapping[int, int]) -> tuple[i
 def seat(players: Sequence[int], hist: History, rank: Mapping[int, int]) -> tuple[int, ...]:
     """``players`` in seat order (the first starts). Two: as :func:`_seat_two`. More: the deal
     that repeats seats least (each player's count in their new seat, squared), then gives the
-    first seat to whoever started least often (then the longest ago), then the higher-ranked
-    first."""
+    first seat to the one whose :func:`preference` to start is strongest (counted as at two),
+    then the higher-ranked first."""
     if len(players) == 2:
         return _seat_two(players[0], players[1], hist, rank)
 
