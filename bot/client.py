@@ -30,7 +30,7 @@ EXIT_LOGIN = 4
 EXIT_NETWORK = 5
 
 GAME_COGS = ("geominos", "triominos", "geronimos", "puzzominos", "tileup")
-BASE_EXTENSIONS = ("cogs.lobby", "cogs.standings", "cogs.tournament")
+BASE_EXTENSIONS = ("cogs.lobby", "cogs.standings", "cogs.tournament", "cogs.between")
 
 
 def default_extensions() -> tuple[str, ...]:

@@ -141,4 +141,3 @@ class SessionService:
         """Stop the clock, the retries and the computer players."""
         await self.clocks.close()
         await self.referee.close()
-

@@ -39,6 +39,9 @@ class TableBot(Protocol):
     ) -> discord.abc.GuildChannel | discord.abc.PrivateChannel | discord.Thread:
         """A channel or thread from Discord."""
 
+    def get_guild(self, id: int, /) -> discord.Guild | None:
+        """A server the bot is in (cached)."""
+
     def get_user(self, id: int, /) -> discord.User | None:
         """A cached user."""
 

@@ -26,6 +26,7 @@ from bot import words
 from bot.sessions import Session, Status, Step, Update, UpdateKind
 from bot.ui import buttons, files, replies
 from bot.ui.protocol import TableBot
+from bot.ui.turns import reminder_dm
 
 log = logging.getLogger(__name__)
 
@@ -356,7 +357,7 @@ class TableAnnouncer:
         text = words.reminder(session)
         await self.post(session.room_id, text, pings=[seat.user_id])
         if await self.bot.service.storage.dm_reminders(seat.user_id):
-            await self._dm(seat.user_id, text)
+            await self._dm(seat.user_id, await reminder_dm(self.bot, seat.user_id, text))
 
     async def _dm(self, user_id: int, text: str) -> None:
         try:
