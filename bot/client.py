@@ -21,6 +21,7 @@ from bot.storage import Storage
 from bot.tournaments.service import TournamentService
 from bot.ui import replies
 from bot.ui.buttons import TableButton
+from bot.ui.rematch import RematchButton
 from bot.ui.table import TableAnnouncer
 from bot.ui.tournament import TournamentAnnouncer
 
@@ -115,7 +116,7 @@ class TilehostBot(commands.Bot):
         self.tournaments.subscribe(self.tournament_announcer.on_update)
         for name in self.extension_names:
             await self.load_extension(name)
-        self.add_dynamic_items(TableButton)
+        self.add_dynamic_items(TableButton, RematchButton)
         restored = await self.service.restore()
         log.info("restored %d games", len(restored))
         tournaments = await self.tournaments.restore()

@@ -10,7 +10,9 @@ collaborators that do the work.
 - :attr:`~SessionService.advice` (:class:`~bot.sessions.advice.Advice`): suggestions, hints,
   computer choices;
 - :attr:`~SessionService.restorer` (:class:`~bot.sessions.restore.Restorer`): restore after a
-  restart, reload, finished games.
+  restart, reload, finished games;
+- :attr:`~SessionService.rematches` (:class:`~bot.sessions.rematch.Rematches`): a finished
+  game's rematch lobby.
 
 The service's own methods are the API callers use; most hand the call to the collaborator that
 does it.
@@ -30,6 +32,7 @@ from bot.sessions.clocks import Clocks
 from bot.sessions.lobby import Lobby
 from bot.sessions.lookup import Shared, Tables
 from bot.sessions.play import Referee
+from bot.sessions.rematch import Rematches
 from bot.sessions.restore import Restorer
 from bot.sessions.session import Chooser, Listener, Session, Update, ready
 from bot.shards import Shards
@@ -72,6 +75,7 @@ class SessionService:
         self.clocks.flow = self.restorer.flow = self.referee
         seeds = seed_source or (lambda: secrets.randbits(62))
         self.lobby = Lobby(shared, self.clocks, self.referee, seeds, default_turn_seconds)
+        self.rematches = Rematches(shared, self.lobby, seeds)
         # The API the cogs, the UI and the tests call, answered by the collaborator that does it.
         self.get = self.tables.get
         self.sessions = self.tables.sessions
@@ -85,6 +89,7 @@ class SessionService:
         self.leave = self.lobby.leave
         self.start = self.lobby.start
         self.abort = self.lobby.abort
+        self.rematch = self.rematches.rematch
         self.play = self.referee.play
         self.resign = self.referee.resign
         self.suggestions = self.advice.suggestions

@@ -16,6 +16,17 @@ class Lobbies(Protocol):
     async def refresh_lobby(self, session: Session) -> None:
         """Show the lobby as it is now, in its message."""
 
+    async def post(
+        self,
+        channel_id: int,
+        content: str,
+        *,
+        pings: list[int] | None = None,
+        file: discord.File | None = None,
+        view: discord.ui.View | None = None,
+    ) -> discord.Message | None:
+        """Send ``content`` in a channel or thread, pinging exactly ``pings``."""
+
 
 class TableBot(Protocol):
     """The bot as the UI sees it (:class:`bot.client.TilehostBot` is one): the session service,
