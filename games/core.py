@@ -576,6 +576,17 @@ class Game(ABC, Generic[StateT, MoveT]):
         """Hook: the new state and events for a legal ``move``."""
         raise NotImplementedError
 
+    def searches(self, state: StateT, move: MoveT) -> bool:
+        """True when applying ``move`` runs a search (a solitaire given up shows the solution
+        the solver finds): the bot applies such a move in a worker process, within a budget,
+        never where it would hold everyone else up. Most moves are quick."""
+        return False
+
+    def prepare(self, state: StateT) -> None:
+        """Build what the rules keep for positions like ``state`` (a solitaire's compiled
+        target), so that reading and checking its moves is quick afterwards. The bot calls it
+        in a thread before a game's moves are read; most games keep nothing."""
+
     @abstractmethod
     def outcome(self, state: StateT) -> Outcome | None:
         """Final standings when the game is over, else None."""

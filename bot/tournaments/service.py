@@ -329,7 +329,7 @@ class TournamentService:
         if rules.format is Format.ROUND_ROBIN:
             numbers = [e.number for e in order]
             schedule = await workers.run(
-                pairing.round_robin, numbers, rules.table_size, rules.min_table, timeout=None
+                pairing.round_robin, numbers, rules.table_size, rules.min_table, kind=workers.PAIRING
             )
             rounds = len(schedule)
         if not await self.storage.start_tournament(
@@ -354,7 +354,7 @@ class TournamentService:
         points = {line.number: line.points for line in lines}
         hist = pairing.history(_played_plans(tournament))
         return await workers.run(
-            pairing.swiss, ranking, points, hist, rules.table_size, rules.min_table, timeout=None
+            pairing.swiss, ranking, points, hist, rules.table_size, rules.min_table, kind=workers.PAIRING
         )
 
     async def _open_round(self, tournament: Tournament, number: int, previous: Sequence[Standing]) -> None:

@@ -142,7 +142,13 @@ async def standings_file(
         subtitle += " · † withdrew"
     leaders = sum(1 for line in lines if line.rank == 1) if tournament.phase is Phase.FINISHED else 0
     png = await workers.run(
-        standings_png, f"{tournament.name} — {heading}", subtitle, headings, rows, leaders
+        standings_png,
+        f"{tournament.name} — {heading}",
+        subtitle,
+        headings,
+        rows,
+        leaders,
+        kind=workers.PICTURE,
     )
     return discord.File(io.BytesIO(png), filename=f"tournament-{tournament.id}-standings.png")
 

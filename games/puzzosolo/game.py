@@ -104,6 +104,12 @@ class PuzzSolo(Game[State, Move]):
     def _apply(self, state: State, move: Move) -> tuple[State, Events]:
         return rules.apply_move(state, move)
 
+    def searches(self, state: State, move: Move) -> bool:
+        return move.kind is MoveKind.GIVE_UP
+
+    def prepare(self, state: State) -> None:
+        rules.prepare(state)
+
     def _resign(self, state: State, seat: Seat) -> tuple[State, Events]:
         return rules.resign(state)
 

@@ -41,6 +41,12 @@ def new_state(options: Options, deal: object) -> State:
 
 
 @lru_cache(maxsize=32)
+def prepare(state: State) -> None:
+    """Compile the state's target for the solver (kept for later moves; a second or more for a
+    drawn target of 120 squares)."""
+    solver.problem(state.target)
+
+
 def placements(target: Target) -> tuple[tuple[int, Move], ...]:
     """Every placement of every piece name on the empty target, with its bitmask, in set order,
     then orientation, then reading order of the top-left square."""
