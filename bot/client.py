@@ -21,6 +21,7 @@ from bot.storage import Storage
 from bot.tournaments.service import TournamentService
 from bot.ui import replies
 from bot.ui.buttons import TableButton
+from bot.ui.daily import DailyNotices
 from bot.ui.rematch import RematchButton
 from bot.ui.table import TableAnnouncer
 from bot.ui.tournament import TournamentAnnouncer
@@ -78,6 +79,7 @@ class TilehostBot(commands.Bot):
         self.service: SessionService
         self.tournaments: TournamentService
         self.announcer = TableAnnouncer(self)
+        self.daily_notices = DailyNotices(self, self.announcer.post)
         self.tournament_announcer = TournamentAnnouncer(self)
         self.limits = Limits(settings.rate_user, settings.rate_channel, now=virtual_now)
         """Rate limits on the commands that draw or search (see :mod:`bot.limits`)."""
@@ -110,6 +112,7 @@ class TilehostBot(commands.Bot):
             computer_budget=self.settings.computer_budget,
         )
         self.service.subscribe(self.announcer.on_update)
+        self.service.subscribe(self.daily_notices.on_update)
         self.tournaments = TournamentService(
             self.storage, self.service, now=virtual_now, seed_source=self._seed_source
         )
@@ -140,6 +143,7 @@ class TilehostBot(commands.Bot):
         if tournaments is not None:
             await tournaments.close()
         await self.tournament_announcer.close()
+        await self.daily_notices.close()
         service = getattr(self, "service", None)
         if service is not None:
             await service.close()

@@ -28,6 +28,9 @@ from bot.storage import ActiveGameExists, GameRow, RematchExists, SeatRow
 from games import records, registry
 from games.core import Game
 
+SEATING = workers.Kind("rematch seating", workers.Lane.INTERACTIVE, 20.0, retry=True)
+"""Dealing a rematch's candidate games to find its seed (a few milliseconds: someone waits)."""
+
 
 class Rematches:
     """Opens and fills rematch lobbies (the lobby itself is :class:`~bot.sessions.lobby.Lobby`'s)."""
@@ -133,4 +136,4 @@ class Rematches:
         previous = records.new_record(game, [s.name for s in seats], row.options, row.seed, row.deal)
         order = [next(s.seat for s in seats if identity(s) == identity(p)) for p in planned]
         candidates = [self._seed_source() for _ in range(SEED_TRIES)]
-        return await workers.run(rematch_seed, game, previous, order, candidates)
+        return await workers.run(rematch_seed, game, previous, order, candidates, kind=SEATING)

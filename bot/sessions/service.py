@@ -12,7 +12,8 @@ collaborators that do the work.
 - :attr:`~SessionService.restorer` (:class:`~bot.sessions.restore.Restorer`): restore after a
   restart, reload, finished games;
 - :attr:`~SessionService.rematches` (:class:`~bot.sessions.rematch.Rematches`): a finished
-  game's rematch lobby.
+  game's rematch lobby;
+- :attr:`~SessionService.dailies` (:class:`~bot.sessions.daily.Dailies`): the daily challenge.
 
 The service's own methods are the API callers use; most hand the call to the collaborator that
 does it.
@@ -29,6 +30,7 @@ from typing import Any
 
 from bot.sessions.advice import Advice
 from bot.sessions.clocks import Clocks
+from bot.sessions.daily import Dailies
 from bot.sessions.lobby import Lobby
 from bot.sessions.lookup import Shared, Tables
 from bot.sessions.play import Referee
@@ -76,6 +78,7 @@ class SessionService:
         seeds = seed_source or (lambda: secrets.randbits(62))
         self.lobby = Lobby(shared, self.clocks, self.referee, seeds, default_turn_seconds)
         self.rematches = Rematches(shared, self.lobby, seeds)
+        self.dailies = Dailies(shared, self.lobby)
         # The API the cogs, the UI and the tests call, answered by the collaborator that does it.
         self.get = self.tables.get
         self.sessions = self.tables.sessions

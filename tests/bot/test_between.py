@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from bot import errors
-from bot.between import rematch, turns
+from bot.between import daily, rematch, turns
 from bot.sessions import SessionService, Status
 from bot.storage import Clock, Finish, ResultRow, SeatRow, Storage
 from games import records, registry
@@ -230,3 +230,120 @@ async def test_storage_keeps_one_rematch_per_game(storage: Storage) -> None:
     assert await storage.rematch_of_game(first) is None
     await storage.create_game(host=SeatRow(0, 1, "p0"), **common)
     assert not await storage.tournament_game(first)
+
+
+# -- the daily challenge -------------------------------------------------------------------------
+
+
+def test_daily_targets_cycle_without_repeats_and_have_known_solutions() -> None:
+    import datetime as dt
+
+    from games.puzzosolo.rules import first_solution
+
+    start = dt.date(2025, 1, 1)
+    days = [(start + dt.timedelta(days=n)).isoformat() for n in range(400)]
+    names = [daily.target_of(day).name for day in days]
+    assert all(a != b for a, b in itertools.pairwise(names)), "never the same target two days running"
+    assert set(names) == set(daily.DAILY_TARGETS)
+    cycle = len(daily.DAILY_TARGETS)
+    first = (start - daily.EPOCH).days
+    aligned = names[(cycle - first % cycle) % cycle :]
+    for index in range(0, len(aligned) - cycle, cycle):
+        assert sorted(aligned[index : index + cycle]) == sorted(daily.DAILY_TARGETS), "each once a cycle"
+    assert daily.target_of("2025-03-04") == daily.target_of("2025-03-04"), "the same in every server"
+    for name in daily.DAILY_TARGETS:
+        assert first_solution(daily.TARGETS[name]), f"{name} has a known solution"
+
+
+def test_daily_streaks_and_ranks() -> None:
+    from bot.storage import DailyResult
+
+    assert daily.streak(["2025-01-05", "2025-01-04", "2025-01-02"], "2025-01-05") == 2
+    assert daily.streak(["2025-01-04", "2025-01-03"], "2025-01-05") == 2, "today not played yet"
+    assert daily.streak(["2025-01-03"], "2025-01-05") == 0
+    assert daily.streak([], "2025-01-05") == 0
+
+    def result(user: int, reason: str | None, pieces: int, hints: int, seconds: float | None) -> DailyResult:
+        status = "finished" if reason else "playing"
+        last = 100 + seconds if seconds is not None else None
+        return DailyResult(user, GUILD, user, None, status, reason, pieces, hints, 100, last)
+
+    found = daily.ranked(
+        [
+            result(1, "gave_up", 7, 0, 50),
+            result(2, "solved_with_hints", 12, 3, 10),
+            result(3, "solved", 12, 0, 400),
+            result(4, None, 9, 0, None),
+            result(5, "solved", 12, 0, 300),
+            result(6, "solved_with_hints", 12, 1, 900),
+        ]
+    )
+    assert [r.user_id for r in found] == [5, 3, 6, 2, 1, 4]
+    target = daily.TARGETS["6x10"]
+    assert daily.outcome_words(found[0], target) == "solved without hints in 5m 00s"
+    assert daily.outcome_words(found[2], target) == "solved with 1 hint in 15m 00s"
+    assert daily.outcome_words(found[4], target) == "gave up with 7 of 12 pieces placed"
+    assert daily.outcome_words(found[5], target) == "playing: 9 of 12 pieces placed"
+    assert daily.place_words(found, 6, "here") == "3rd of 5 here"
+
+
+async def test_daily_attempts_results_and_days_solved(storage: Storage) -> None:
+    from bot.storage import DailyTaken
+
+    day = "2025-02-01"
+    claim = await storage.claim_daily(day=day, user_id=1, guild_id=GUILD, channel_id=9, target="T", now=NOW)
+    with pytest.raises(DailyTaken) as taken:
+        await storage.claim_daily(day=day, user_id=1, guild_id=GUILD + 1, channel_id=8, target="T", now=NOW)
+    assert taken.value.attempt == claim
+    game_id = await playing(storage, [1], channel=70, deadline=None)
+    await storage.set_daily_game(day, 1, game_id)
+    lines = [("Ir0@A1", 10.0), ("hint Lr1@A2", 20.0), ("undo", 30.0), ("Vr2@B3", 40.0), ("giveup", 70.0)]
+    for ply, (notation, at) in enumerate(lines, start=1):
+        finish = None
+        if notation == "giveup":
+            finish = Finish({"reason": "gave_up"}, [ResultRow(0, 1, None, 1, 0, True, False, False)])
+        await storage.record_move(
+            game_id, ply=ply, seat=0, notation=notation, user_id=1, snapshot={}, clock=Clock(), now=NOW + at,
+            finish=finish,
+        )  # fmt: skip
+    (result,) = await storage.daily_results(day, GUILD)
+    assert (result.pieces, result.hints, result.seconds, result.reason) == (2, 1, 60.0, "gave_up")
+    assert await storage.daily_results(day, GUILD + 1) == []
+    assert (await storage.daily_of_game(game_id)) == claim.__class__(day, 1, GUILD, 9, "T", game_id, NOW)
+    other = await storage.claim_daily(day=day, user_id=2, guild_id=GUILD, channel_id=9, target="T", now=NOW)
+    await storage.drop_daily_claim(other.day, other.user_id)
+    assert await storage.daily_attempt(day, 2) is None
+    # days solved: only won results count
+    for offset, won in ((1, True), (2, True), (4, True), (3, False)):
+        when = f"2025-02-0{1 + offset}"
+        await storage.claim_daily(day=when, user_id=1, guild_id=GUILD, channel_id=9, target="T", now=NOW)
+        solo = await playing(storage, [1], channel=80 + offset, deadline=None)
+        await storage.set_daily_game(when, 1, solo)
+        finish = Finish(
+            {"reason": "solved" if won else "gave_up"}, [ResultRow(0, 1, None, 1, 9, not won, won, False)]
+        )
+        await storage.record_move(
+            solo,
+            ply=1,
+            seat=0,
+            notation="giveup",
+            user_id=1,
+            snapshot={},
+            clock=Clock(),
+            now=NOW,
+            finish=finish,
+        )
+    solved = await storage.days_solved([1, 2], "2025-02-04")
+    assert solved == {1: ["2025-02-03", "2025-02-02"], 2: []}
+
+
+async def test_reviews_are_kept_per_game_seat_and_version(storage: Storage) -> None:
+    game_id = await playing(storage, [1, 2], channel=90, deadline=None)
+    assert await storage.review(game_id, 0, 1) is None
+    await storage.save_review(game_id, 0, 1, {"moves": [1, 2]}, NOW)
+    assert await storage.review(game_id, 0, 1) == {"moves": [1, 2]}
+    assert await storage.review(game_id, 1, 1) is None and await storage.review(game_id, 0, 2) is None
+    await storage.save_review(game_id, 0, 2, {"moves": []}, NOW)
+    assert (
+        await storage.review(game_id, 0, 2) == {"moves": []} and await storage.review(game_id, 0, 1) is None
+    )
