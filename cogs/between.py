@@ -12,8 +12,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.ui import replies
+from bot.ui import buttons, replies
+from bot.ui import review as reviews
 from bot.ui.turns import TurnsButton, turns_page
+from cogs.base import GameNumber
 
 if TYPE_CHECKING:
     from bot.client import TilehostBot
@@ -37,6 +39,31 @@ class BetweenCog(commands.Cog):
         await interaction.followup.send(
             embed=embed, view=view, ephemeral=True, allowed_mentions=replies.NO_PINGS
         )
+
+    @app_commands.command(
+        name="review", description="The engine's review of a finished game: where you lost most, and a chart."
+    )
+    @app_commands.describe(
+        game_id="A finished game's number (default: your last game against others here; see /history)",
+        player="Whose play to review (default: yours)",
+        public="Post it for everyone (your own review only; default: only you see it)",
+    )
+    async def review(
+        self,
+        interaction: discord.Interaction,
+        game_id: GameNumber | None = None,
+        player: discord.User | None = None,
+        public: bool = False,
+    ) -> None:
+        subject = player or interaction.user
+        buttons.throttle(interaction, "review")
+        if game_id is None:
+            game_id = await reviews.last_reviewable(self.bot, subject.id, interaction.guild_id)
+        row, record = game_id
+        seat = reviews.check(
+            row, await self.bot.service.storage.seats(row.id), subject, interaction.user, public
+        )
+        await reviews.send(interaction, self.bot, row, record, seat, public)
 
 
 async def setup(bot: TilehostBot) -> None:

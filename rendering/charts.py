@@ -72,16 +72,23 @@ def line_chart(
     y_label: str = "score",
     goal: float | None = None,
     goal_label: str = "",
+    marks: Sequence[tuple[float, str]] = (),
 ) -> Image.Image:
     """Lines of ``series`` over the moves (the value after move ``k`` is drawn from ``k - 1`` to
     ``k``), with round ticks, a legend naming every series and, if given, a dashed line at
-    ``goal``."""
+    ``goal`` and dotted upright lines at the moves ``marks`` names (each labelled at the top)."""
     with _lock:
-        return _draw(series, title, x_label, y_label, goal, goal_label)
+        return _draw(series, title, x_label, y_label, goal, goal_label, marks)
 
 
 def _draw(
-    series: Sequence[Series], title: str, x_label: str, y_label: str, goal: float | None, goal_label: str
+    series: Sequence[Series],
+    title: str,
+    x_label: str,
+    y_label: str,
+    goal: float | None,
+    goal_label: str,
+    marks: Sequence[tuple[float, str]] = (),
 ) -> Image.Image:
     figure = Figure(figsize=(WIDTH / DPI, CHART_HEIGHT / DPI), dpi=DPI, layout="constrained")
     figure.set_facecolor(_hex(THEME.background))
@@ -101,6 +108,22 @@ def _draw(
         )
     if goal is not None:
         axes.axhline(goal, color=_hex(THEME.muted), linewidth=1.2, linestyle="--", label=goal_label or None)
+    close = max(1, moves) * 0.05
+    level, previous = 0, None
+    for at, label in sorted(marks):
+        level = level + 1 if previous is not None and at - previous < close else 0
+        previous = at
+        axes.axvline(at, color=_hex(THEME.highlight), linewidth=1.2, linestyle=":")
+        axes.annotate(
+            label,
+            (at, 1.0),
+            xycoords=("data", "axes fraction"),
+            xytext=(3, -2 - 12 * (level % 3)),
+            textcoords="offset points",
+            va="top",
+            color=_hex(THEME.highlight),
+            fontproperties=_font(TICK_POINTS),
+        )
     room = (high - low) * 0.03
     x_ticks = _ticks(0, max(1, moves))
     y_ticks = _ticks(low - (room if low < 0 else 0), high + room)

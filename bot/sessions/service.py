@@ -13,7 +13,9 @@ collaborators that do the work.
   restart, reload, finished games;
 - :attr:`~SessionService.rematches` (:class:`~bot.sessions.rematch.Rematches`): a finished
   game's rematch lobby;
-- :attr:`~SessionService.dailies` (:class:`~bot.sessions.daily.Dailies`): the daily challenge.
+- :attr:`~SessionService.dailies` (:class:`~bot.sessions.daily.Dailies`): the daily challenge;
+- :attr:`~SessionService.reviews` (:class:`~bot.sessions.review.Reviews`): the engine's reviews
+  of finished games.
 
 The service's own methods are the API callers use; most hand the call to the collaborator that
 does it.
@@ -36,6 +38,7 @@ from bot.sessions.lookup import Shared, Tables
 from bot.sessions.play import Referee
 from bot.sessions.rematch import Rematches
 from bot.sessions.restore import Restorer
+from bot.sessions.review import Reviews
 from bot.sessions.session import Chooser, Listener, Session, Update, ready
 from bot.shards import Shards
 from bot.storage import Storage
@@ -79,6 +82,7 @@ class SessionService:
         self.lobby = Lobby(shared, self.clocks, self.referee, seeds, default_turn_seconds)
         self.rematches = Rematches(shared, self.lobby, seeds)
         self.dailies = Dailies(shared, self.lobby)
+        self.reviews = Reviews(shared)
         # The API the cogs, the UI and the tests call, answered by the collaborator that does it.
         self.get = self.tables.get
         self.sessions = self.tables.sessions
@@ -150,3 +154,4 @@ class SessionService:
         """Stop the clock, the retries and the computer players."""
         await self.clocks.close()
         await self.referee.close()
+        await self.reviews.close()

@@ -347,3 +347,27 @@ async def test_reviews_are_kept_per_game_seat_and_version(storage: Storage) -> N
     assert (
         await storage.review(game_id, 0, 2) == {"moves": []} and await storage.review(game_id, 0, 1) is None
     )
+
+
+# -- the review ----------------------------------------------------------------------------------
+
+
+def test_a_review_sees_only_what_the_player_saw() -> None:
+    """Two positions the player cannot tell apart (other hands and the deck's order differ) get
+    the same review: the engine, the replies and the playouts read only the player's view."""
+    import random
+
+    from bot.between.review import Decision, review_decision
+
+    game = tiny.GAME
+    state = game.new(2, game.Options(hand=3), seed=5)
+    seat = game.to_act(state)
+    assert seat is not None
+    other = game.determinize(game.view(state, seat), seat, random.Random(99))
+    assert game.view(other, seat) == game.view(state, seat) and other != state
+    move = game.format_move(state, game.legal_moves(state)[-1])
+    first, second = (
+        review_decision(game, Decision(1, 1, position, move), seat, 11, 16, 3) for position in (state, other)
+    )
+    assert first == second
+    assert set(first) >= {"best", "loss", "points_played", "points_best", "gave_played", "expected", "setup"}
