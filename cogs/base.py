@@ -22,7 +22,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import errors, words, workers
+from bot import admin, errors, words, workers
 from bot.sessions import Session, SessionService, Status
 from bot.ui import buttons, files, replies
 from games import ai, records
@@ -191,7 +191,10 @@ class GameCog(commands.GroupCog):
     ) -> None:
         """Open a lobby with ``options`` (None values mean the default) and post it."""
         chosen = {key: value for key, value in options.items() if value is not None}
-        turn_seconds = None if clock_hours is None else clock_hours * 3600
+        if clock_hours is None:  # the server's own default, else the bot's (None)
+            turn_seconds = await admin.turn_seconds(self.service.storage, interaction.guild_id)
+        else:
+            turn_seconds = clock_hours * 3600
         session = await self.service.create(
             game or self.game_name,
             guild_id=interaction.guild_id,

@@ -317,6 +317,55 @@ class HistoryRow:
 
 
 @dataclass(frozen=True)
+class Season:
+    """A server's leaderboard season: its results are those that finished after ``started_at``
+    and until ``ended_at`` (None: the current season)."""
+
+    number: int
+    started_at: float
+    ended_at: float | None = None
+
+    @property
+    def current(self) -> bool:
+        """True for the season that is running."""
+        return self.ended_at is None
+
+    @classmethod
+    def from_row(cls, row: Row) -> Season:
+        """A row of ``seasons``."""
+        return _build(cls, row, started_at=float, ended_at=_float)
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """One thing a server's admin did (``admin_log``)."""
+
+    number: int
+    user_id: int
+    action: str
+    details: dict[str, Any]
+    created_at: float
+    undone_at: float | None = None
+
+    @classmethod
+    def from_row(cls, row: Row) -> LogEntry:
+        """A row of ``admin_log``."""
+        return _build(cls, row, details=_json, created_at=float, undone_at=_float)
+
+
+@dataclass(frozen=True)
+class Forgotten:
+    """What removing a player's data from one server changed, table by table."""
+
+    seats: int
+    moves: int
+    results: int
+    ratings: int
+    season_ratings: int
+    hosted: int
+
+
+@dataclass(frozen=True)
 class TournamentHistoryRow:
     """A finished tournament in a player's history."""
 

@@ -78,7 +78,7 @@ def test_a_drawn_shape_takes_a_piece_count_from_its_area() -> None:
             "49 squares; a target needs a multiple of 5 (each pentomino covers 5): add 1 or take 4 away",
         ),
         ("8x8", None, "Did you mean 8x8-corners"),
-        ("11x11", None, "both sets together cover at most 120: make it 1 squares smaller"),
+        ("11x11", None, "both sets together cover at most 120: make it 1 square smaller"),
         ("30x2", None, "at most 26 wide (its columns are A to Z). Stand it upright: `2x30`"),
         ("1x65", None, "at most 60 high"),
         ("0x5", None, "at least 1 square wide"),

@@ -43,6 +43,6 @@ def test_long_names_are_shortened_and_the_picture_is_a_png() -> None:
         standings_image("T", "S", HEADINGS, rows(5))
     texts = [text.text for text in drawn]
     assert any(text.endswith("…") for text in texts), "the long Greek name is cut"
-    assert "Łukasz" in texts, "what the font cannot draw (the emoji) is left out"
+    assert "Łukasz 🎲" in texts, "names keep their emoji (drawn in colour)"
     png = standings_png("T", "S", HEADINGS, rows(3), 1)
     assert png.startswith(b"\x89PNG")
