@@ -5,6 +5,9 @@ The shared verbs come from :class:`GameCog`. This adds ``new`` with the game's o
 game (``puzzosolo``) at once; ``undo`` and ``giveup`` act on it, and ``hint`` places one more
 piece of a completion of the position.
 
+``daily`` plays the day's challenge (the same target for everyone) in a private thread of the
+member's own, and ``dailyboard`` shows a day's results (see :mod:`bot.ui.daily`).
+
 Every player has a solitaire table of their own in a channel. While you have one running
 there, ``play``, ``hint``, ``board``, ``hand`` and ``resign`` act on it; otherwise on the
 channel's two-player game. A solitaire is one public message, edited as you play.

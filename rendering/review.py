@@ -19,7 +19,8 @@ from rendering.charts import Series, line_chart
 from rendering.common import THEME, drawable_names, hand_band, stack_vertically, to_png
 from rendering.registry import renderer
 
-ENGINE_COLOUR = THEME.ink
+ENGINE_COLOUR = THEME.strip_muted
+"""The engine's swatch on its band (a light grey on the dark band)."""
 
 
 def review_pictures(record: Record, data: dict[str, Any]) -> tuple[list[bytes], bytes]:
@@ -80,7 +81,8 @@ def expectation_chart(
     draw = renderer(game.name)
     series = []
     for seat, name in enumerate(names):
-        values = _held([(d["ply"], d["expected"][seat]) for d in decisions], plies, data["final"][seat])
+        known = [(d["ply"], d["expected"][seat]) for d in decisions if d.get("expected") is not None]
+        values = _held(known, plies, data["final"][seat])
         series.append(Series(name, values, draw.seat_colour(final_view, seat)))
     who = names[data["seat"]]
     fewest = " (fewest wins)" if game.lower_is_better else ""

@@ -15,7 +15,7 @@ import random
 from collections.abc import Sequence
 
 from bot.storage import DailyResult
-from bot.words import counted
+from games.core import counted
 from games.puzzominos.targets import TARGETS, Target
 
 DAILY_TARGETS = ("6x10", "5x12", "4x15", "3x20", "8x8-corners", "8x8-b2g7", "8x8-center", "T", "cross")

@@ -8,8 +8,9 @@ own hand and the public table, never the later draws) and gives its verdict on t
 (:func:`bot.between.engine.judge`). Beside it, from the same view:
 
 - the points each move made at once (exact: the table is public);
-- what each move gave away: the most points the next player could take right after it (a greedy
-  reply, on average over worlds sampled from what the player could not see);
+- what each move gave away: the points the next player could take right after it (the reply
+  the ``normal`` player would make, on average over worlds sampled from what the player could
+  not see);
 - what the engine's move set up: the player's own next moves in the line it expects;
 - the expected final scores of every player after the move played (greedy playouts to the end
   of the game in sampled worlds): the chart's points.
@@ -27,7 +28,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.between.engine import judge
-from bot.words import clip, escape, short
 from games import ai, records
 from games.core import Game
 from games.records import RESIGN, TIMEOUT, Record
@@ -45,11 +45,22 @@ class ReviewBudget:
     ``worlds`` sampled worlds a move for the replies and the expected scores, and ``cap``
     engine playouts for the whole request (a long game's moves get fewer each)."""
 
-    playouts: int = 200
+    playouts: int = 100
     worlds: int = 6
-    cap: int = 6_000
+    cap: int = 4_000
     least: int = 24
     """The fewest playouts a move gets however long the game (below that, a verdict says little)."""
+    chart_points: int = 16
+    """At most this many decisions (spread over the game) get expected final scores: playing a
+    long game to its end is the dearest part of a review."""
+
+    def charted(self, moves: int) -> set[int]:
+        """Which of ``moves`` decisions (numbered from 1) get expected final scores: spread
+        evenly, the last one always."""
+        if moves <= self.chart_points:
+            return set(range(1, moves + 1))
+        step = moves / self.chart_points
+        return {moves - round(index * step) for index in range(self.chart_points)}
 
     def per_move(self, moves: int) -> int:
         """The engine's playouts for each of ``moves`` moves."""
@@ -93,7 +104,13 @@ def decisions(record: Record, seat: int) -> tuple[list[Decision], list[int], int
 
 
 def review_decision(
-    game: Game[Any, Any], decision: Decision, seat: int, seed: int, playouts: int, worlds: int
+    game: Game[Any, Any],
+    decision: Decision,
+    seat: int,
+    seed: int,
+    playouts: int,
+    worlds: int,
+    chart: bool = True,
 ) -> dict[str, Any]:
     """The engine's verdict on one decision, with the facts its words are made of (JSON-ready).
     Runs in a worker process."""
@@ -115,7 +132,7 @@ def review_decision(
         "gave_played": _gave_away(game, samples, seat, played, rng),
         "gave_best": _gave_away(game, samples, seat, verdict.best, rng),
         "setup": [[step.notation, round(step.points, 2)] for step in verdict.line if step.seat == seat][:2],
-        "expected": _expected_finals(game, samples, played, rng),
+        "expected": _expected_finals(game, samples, played, rng) if chart else None,
         "playouts": verdict.playouts,
     }
 
@@ -137,24 +154,20 @@ def _points_now(game: Game[Any, Any], state: Any, seat: int, move: Any) -> float
 def _gave_away(
     game: Game[Any, Any], worlds: Sequence[Any], seat: int, move: Any, rng: random.Random
 ) -> dict[str, Any] | None:
-    """The most points the next player could take right after ``move`` (mean over ``worlds``),
-    with who that is; None when the mover plays on."""
+    """What the next player could take right after ``move``: the points of the reply the
+    ``normal`` player would make (the best by the game's own measure of a move), mean over
+    ``worlds``, with who that is; None when the mover plays on."""
     taken: list[float] = []
     replier: int | None = None
+    player = ai.GreedyPlayer(rng.getrandbits(32))
     for world in worlds:
         after, _ = game.apply(world, move)
         nxt = game.to_act(after)
         if nxt is None or nxt == seat:
             return None
         replier = nxt
-        best = max(
-            (
-                game.scores(game.apply(after, reply)[0])[nxt] - game.scores(after)[nxt]
-                for reply in game.legal_moves(after)
-            ),
-            key=lambda gain: -gain if game.lower_is_better else gain,
-        )
-        taken.append(float(best))
+        reply, _ = game.apply(after, player.choose(game, after))
+        taken.append(float(game.scores(reply)[nxt] - game.scores(after)[nxt]))
     if not taken or replier is None:
         return None
     return {"seat": replier, "points": round(sum(taken) / len(taken), 2)}
@@ -208,92 +221,3 @@ def summary(
         "mistakes": [d["ply"] for d in ranked[:MISTAKES]],
         "agreed": sum(1 for d in reviewed if d["agreed"]),
     }
-
-
-# -- words -----------------------------------------------------------------------------------------
-
-
-def points_words(game: Game[Any, Any], points: float) -> str:
-    """``5 points now``, ``no points now``; where points are bad, ``costs 5 points now``."""
-    amount = round(points)
-    if amount == 0:
-        return "no points now"
-    unit = "point" if abs(amount) == 1 else "points"
-    if game.lower_is_better:
-        return f"costs {amount} {unit} now" if amount > 0 else f"takes off {-amount} {unit} now"
-    return f"{amount} {unit} now" if amount > 0 else f"loses {-amount} {unit} now"
-
-
-def loss_words(loss: float, error: float | None, players: int) -> str:
-    """How much the engine prefers its move: ``about 14 % less chance to win`` (two players),
-    ``an expected place about 14 % worse`` (more), with the margin where known."""
-    percent = max(1, round(100 * loss))
-    what = (
-        f"about {percent} % less chance to win"
-        if players == 2
-        else f"an expected place about {percent} % worse"
-    )
-    if error:
-        what += f" (± {max(1, round(100 * error))} %)"
-    return what
-
-
-def _gave_words(names: Sequence[str], decision: dict[str, Any], lower_is_better: bool) -> str:
-    mine, best = decision.get("gave_played"), decision.get("gave_best")
-    if not mine or not best or mine["seat"] != best["seat"]:
-        return ""
-    who = names[mine["seat"]]
-    if lower_is_better:
-        return (
-            f"after `{decision['played']}`, {who}'s best reply scores {mine['points']:+g}, "
-            f"after `{decision['best']}` {best['points']:+g} (fewer is better)"
-        )
-    if round(mine["points"]) == round(best["points"]):
-        return ""
-    return (
-        f"after `{decision['played']}`, {who} could score up to {round(mine['points'])} at once, "
-        f"after `{decision['best']}` up to {round(best['points'])}"
-    )
-
-
-def mistake_words(game: Game[Any, Any], names: Sequence[str], decision: dict[str, Any], number: int) -> str:
-    """One move that lost: what was played and what the engine prefers, and why in its words."""
-    setup = decision.get("setup") or []
-    reasons = [points_words(game, decision["points_best"])]
-    if setup:
-        notation, points = setup[0]
-        reasons.append(f"it sets up `{notation}` next" + (f" ({round(points):+d})" if round(points) else ""))
-    gave = _gave_words(names, decision, game.lower_is_better)
-    if gave:
-        reasons.append(gave)
-    played, best = f"`{decision['played']}`", f"`{decision['best']}`"
-    cost = loss_words(decision["loss"], decision.get("error"), len(names))
-    return (
-        f"**{number}. Move {decision['ply']}** (decision {decision['number']}): played {played} "
-        f"({points_words(game, decision['points_played'])}); the engine would play {best} "
-        f"({'; '.join(reasons)}). {cost[0].upper()}{cost[1:]}."
-    )
-
-
-def review_message(game: Game[Any, Any], game_id: int, names: Sequence[str], data: dict[str, Any]) -> str:
-    """The review in words: the engine and its budget, how often it agreed, the moves that cost
-    the most, and what the chart shows. Names as written (it may be posted for everyone)."""
-    who = escape(short(names[data["seat"]]))
-    decisions = data["decisions"]
-    by_ply = {decision["ply"]: decision for decision in decisions}
-    shown = [escape(short(name)) for name in names]
-    engine = f"the hard engine, {data['playouts']} playouts a move"
-    lines = [
-        f"🔎 **Review of {who}** in **{game.title}** #{game_id} — {engine}, seeing only what {who} "
-        "could see at each move.",
-        f"The engine agreed with {data['agreed']} of {who}'s {len(decisions)} decisions."
-        + (" The moves it liked least:" if data["mistakes"] else " It found nothing better to play."),
-    ]
-    lines += [
-        mistake_words(game, shown, by_ply[ply], number) for number, ply in enumerate(data["mistakes"], 1)
-    ]
-    lines.append(
-        f"The chart: each player's expected final score after each of {who}'s moves (normal play to the "
-        f"end in {data['worlds']} worlds {who} could not tell apart), then the real one."
-    )
-    return clip("\n".join(lines))

@@ -60,22 +60,13 @@ class Reviews:
         found, final, plies = await workers.run(decisions, record, seat, kind=REVIEW_REPLAY, owner=owner)
         budget = self.budget
         playouts = budget.per_move(len(found))
+        charted = budget.charted(len(found))
         reviewed = []
         for decision in found:
             seed = row.seed + decision.ply
-            reviewed.append(
-                await workers.run(
-                    review_decision,
-                    game,
-                    decision,
-                    seat,
-                    seed,
-                    playouts,
-                    budget.worlds,
-                    kind=REVIEW_MOVE,
-                    owner=owner,
-                )
-            )
+            chart = decision.number in charted
+            job = (review_decision, game, decision, seat, seed, playouts, budget.worlds, chart)
+            reviewed.append(await workers.run(*job, kind=REVIEW_MOVE, owner=owner))
         data = summary(game, seat, list(record.players), reviewed, final, plies, budget)
         await self.shared.storage.save_review(row.id, seat, VERSION, data, self.shared.now())
         return data

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol
 
 import discord
 
@@ -26,7 +26,7 @@ from bot.words import escape, short
 
 log = logging.getLogger(__name__)
 
-THREAD_ARCHIVE_MINUTES: Any = 1440
+THREAD_ARCHIVE_MINUTES: Literal[1440] = 1440
 """A daily's private thread closes after a day without a message (it reopens when played)."""
 BOARD_LINES = 20
 """The most attempts a daily leaderboard lists."""

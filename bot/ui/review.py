@@ -15,7 +15,7 @@ from typing import Any, Protocol
 import discord
 
 from bot import errors, workers
-from bot.between.review import review_message
+from bot.between.review_words import review_message
 from bot.sessions import SessionService
 from bot.storage import GameRow
 from bot.ui import replies
