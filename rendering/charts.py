@@ -173,7 +173,7 @@ def _marks(axes: Any, marks: Sequence[tuple[float, str]], moves: int) -> None:
             xytext=(3, -2 - 12 * (level % 3)),
             textcoords="offset points",
             va="top",
-            color=_hex(THEME.highlight),
+            color=_hex(THEME.ink),
             fontproperties=_font(TICK_POINTS),
         )
 

@@ -19,7 +19,7 @@ import discord
 from bot import errors
 from bot.between import daily
 from bot.sessions import SessionService, Update
-from bot.sessions.daily import SOLO
+from bot.sessions.daily import SOLO, Dailies
 from bot.storage import DailyAttempt, DailyResult, DailyTaken
 from bot.ui import buttons, replies
 from bot.words import escape, short
@@ -114,7 +114,7 @@ async def play(interaction: discord.Interaction, bot: DailyBot) -> None:
 
 
 async def _open_room(
-    dailies: Any, attempt: DailyAttempt, channel: discord.TextChannel, user: discord.abc.User
+    dailies: Dailies, attempt: DailyAttempt, channel: discord.TextChannel, user: discord.abc.User
 ) -> discord.Thread:
     """The member's private thread for the attempt (the claim is given back if it fails)."""
     name = f"Daily {attempt.day} · {buttons.display_name(user)}"[:100]
@@ -150,20 +150,20 @@ async def standing(bot: DailyBot, attempt: DailyAttempt, guild_id: int | None) -
     target = daily.target_of(attempt.day)
     if attempt.game_id is None:
         return "Your daily challenge is being set up; look again in a moment."
-    results = await dailies.results(attempt.day, guild_id)
+    results = await dailies.results(attempt.day, attempt.guild_id)  # the server it is played in
     mine = next((r for r in results if r.user_id == attempt.user_id), None)
-    if mine is None:  # asked in another server than the one it is played in
-        everywhere = await dailies.results(attempt.day, None)
-        mine = next(r for r in everywhere if r.user_id == attempt.user_id)
-        results = everywhere
+    if mine is None:
+        return "Your daily challenge is being set up; look again in a moment."
     where = f"<#{mine.thread_id}>" if mine.thread_id else "your private thread"
     if not mine.finished:
         how = daily.outcome_words(mine, target)
         return f"🧩 Your daily challenge ({attempt.day}, **{target.name}**) is under way in {where}: {how}."
     streak = (await dailies.streaks([attempt.user_id], attempt.day))[attempt.user_id]
-    home = bot.get_guild(mine.guild_id) if mine.guild_id is not None else None
+    home = bot.get_guild(attempt.guild_id) if attempt.guild_id is not None else None
     played_in = (
-        "in this server" if mine.guild_id == guild_id else f"in {escape(home.name) if home else 'its server'}"
+        "in this server"
+        if attempt.guild_id == guild_id
+        else f"in {escape(home.name) if home else 'its server'}"
     )
     place = daily.place_words(results, attempt.user_id, played_in)
     extras = " · ".join(part for part in (place, daily.streak_words(streak)) if part)
