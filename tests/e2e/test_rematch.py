@@ -23,7 +23,7 @@ from tests.e2e.helpers import (
     start_game,
 )
 
-EXTENSIONS = ("cogs.lobby", "cogs.tournament", "tests.support.tiny.cog")
+EXTENSIONS = ("cogs.lobby", "cogs.between", "cogs.tournament", "tests.support.tiny.cog")
 
 
 @pytest.fixture
@@ -142,8 +142,8 @@ async def test_rematch_same_players_rotated_one_lobby(world: Any, db_path: str) 
 
 
 async def test_no_rematch_for_a_tournament_game(simcord_env: Any, db_path: str) -> None:
-    """A tournament's game ends without a Rematch button (the tournament pairs the next round),
-    and the service refuses a rematch of it whatever asks."""
+    """A tournament's game is listed by /turns like any other, and ends without a Rematch button
+    (the tournament pairs the next round); the service refuses a rematch of it whatever asks."""
     env = simcord_env
     guild = env.create_guild("Cup Club")
     channel = guild.create_text_channel("cup")
@@ -157,6 +157,9 @@ async def test_no_rematch_for_a_tournament_game(simcord_env: Any, db_path: str) 
         private(await member.slash(channel, "tournament join"))
     private(await org.slash(channel, "tournament start"))
     ((game_id,),) = rows(db_path, "SELECT game_id FROM tournament_tables WHERE game_id IS NOT NULL")
+    player = people[seat_names(db_path, game_id)[0]]
+    listed = private(await player.slash(channel, "turns")).embeds[0].description
+    assert f"**Tiny Tiles** #{game_id} · Cup Club" in listed, "/turns lists a tournament's game like any"
     await play_out(channel, db_path, game_id, people)
     result = result_of(channel, game_id)
     assert labels(result) == [], "no Rematch under a tournament game's result"
