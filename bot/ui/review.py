@@ -10,6 +10,7 @@ review may be posted for everyone, so nobody's mistakes are shown in public but 
 from __future__ import annotations
 
 import io
+import logging
 from typing import Any, Protocol
 
 import discord
@@ -22,6 +23,8 @@ from bot.ui import replies
 from games import registry
 from games.records import Record
 from rendering.review import review_pictures
+
+log = logging.getLogger(__name__)
 
 HISTORY_LOOKBACK = 25
 """How many of a player's latest games are looked through for the last one to review."""
@@ -85,6 +88,11 @@ async def send(
     ]
     files.append(discord.File(io.BytesIO(chart), filename=f"review-{row.id}-chart.png"))
     text = review_message(registry.get(row.game), row.id, names, data)
-    await interaction.followup.send(
-        text, files=files, ephemeral=not public, allowed_mentions=replies.NO_PINGS
-    )
+    try:
+        await interaction.followup.send(
+            text, files=files, ephemeral=not public, allowed_mentions=replies.NO_PINGS
+        )
+    except discord.HTTPException as error:  # a very long review outlived the interaction: it is kept
+        log.warning(
+            "the review of game %s could not be sent (%s); asking again shows it at once", row.id, error
+        )

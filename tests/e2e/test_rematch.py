@@ -13,6 +13,7 @@ import pytest
 
 from bot import errors
 from tests.e2e.helpers import (
+    build_bot,
     game_state,
     make_world,
     posts,
@@ -67,7 +68,7 @@ def first_mover(db_path: str, game_id: int) -> str:
     return seat_names(db_path, game_id)[seat]
 
 
-async def test_rematch_same_players_rotated_one_lobby(world: Any, db_path: str) -> None:
+async def test_rematch_same_players_rotated_one_lobby(world: Any, db_path: str, seed: list[int]) -> None:
     env, channel, people = world
     alice, bob, cara, dan = (people[name] for name in ("alice", "bob", "cara", "dan"))
     first = await start_game(env, channel, "tiny", alice, bob, computers=1, hand=2, clock_hours=12)
@@ -84,7 +85,9 @@ async def test_rematch_same_players_rotated_one_lobby(world: Any, db_path: str) 
     assert f"Only the players of Tiny Tiles #{first} can ask for its rematch." == refusal.content
     assert rows(db_path, "SELECT COUNT(*) FROM games") == games
 
-    # bob opens it: same options and clock, the computer seated, the order moved on by one
+    # after a restart, bob opens it: same options and clock, the computer seated, the order
+    # moved on by one
+    await env.restart_bot(build_bot(db_path, EXTENSIONS, seed))
     opened = private(await bob.click(result, label="Rematch"))
     (second,) = [game_id for (game_id,) in rows(db_path, "SELECT id FROM games WHERE rematch_of = ?", first)]
     assert f"#{second}" in opened.content and "Join" in opened.content
