@@ -51,7 +51,7 @@ def review(record: Record, budget: ReviewBudget, salt: int = 0) -> tuple[dict[st
     """The review of seat 0 and the seconds each decision took."""
     game = registry.get(record.game)
     found, final, plies = decisions(record, 0)
-    playouts, charted = budget.per_move(len(found)), budget.charted(len(found))
+    playouts, charted = budget.per_move(len(found), game.name), budget.charted(len(found))
     reviewed, seconds = [], []
     for decision in found:
         started = time.perf_counter()

@@ -37,6 +37,10 @@ VERSION = 1
 MAX_PLIES = 5_000
 """A safety bound on one playout to the end of a game."""
 MISTAKES = 3
+DEARER = {"geominos": 0.64, "puzzominos": 0.32}
+"""The share of the playouts a move gets in the games whose playouts cost the most (Geominos'
+hundreds of placements a turn, Puzz-Ominos' open grid), measured so that a move takes about as
+long as a hint (``bench/bench_review.py``)."""
 
 
 @dataclass(frozen=True)
@@ -62,15 +66,14 @@ class ReviewBudget:
         step = moves / self.chart_points
         return {moves - round(index * step) for index in range(self.chart_points)}
 
-    def per_move(self, moves: int) -> int:
-        """The engine's playouts for each of ``moves`` moves."""
+    def per_move(self, moves: int, game: str = "") -> int:
+        """The engine's playouts for each of ``moves`` moves of ``game`` (fewer where a playout
+        costs more, :data:`DEARER`; fewer each in a long game, never fewer than ``least``)."""
+        share = DEARER.get(game, 1.0)
+        playouts, cap = max(1, round(self.playouts * share)), round(self.cap * share)
         if moves <= 0:
-            return self.playouts
-        return max(min(self.playouts, self.cap // moves), min(self.least, self.playouts))
-
-    def label(self, moves: int) -> str:
-        """``200 playouts a move``."""
-        return f"{self.per_move(moves)} playouts a move"
+            return playouts
+        return max(min(playouts, cap // moves), min(self.least, playouts))
 
 
 @dataclass(frozen=True)
@@ -215,7 +218,7 @@ def summary(
         "names": list(names),
         "plies": plies,
         "final": list(final),
-        "playouts": budget.per_move(len(reviewed)),
+        "playouts": budget.per_move(len(reviewed), game.name),
         "worlds": budget.worlds,
         "decisions": list(reviewed),
         "mistakes": [d["ply"] for d in ranked[:MISTAKES]],

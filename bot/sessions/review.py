@@ -59,7 +59,7 @@ class Reviews:
         game = registry.get(row.game)
         found, final, plies = await workers.run(decisions, record, seat, kind=REVIEW_REPLAY, owner=owner)
         budget = self.budget
-        playouts = budget.per_move(len(found))
+        playouts = budget.per_move(len(found), game.name)
         charted = budget.charted(len(found))
         reviewed = []
         for decision in found:
