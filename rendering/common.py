@@ -1,5 +1,5 @@
 """Shared drawing pieces: the image scale, the theme (colours, fonts), names, the score strip
-and PNG encoding.
+and PNG encoding (lossless, Up-filtered rows, zlib-ng: see :func:`to_png`).
 
 **Scale.** Every board and hand image is :data:`WIDTH` pixels wide. Discord shows an image about
 :data:`PHONE_WIDTH` px wide on a phone and opens it full size on a tap, so sizes are chosen in
@@ -22,13 +22,16 @@ from __future__ import annotations
 
 import io
 import math
+import struct
 import unicodedata
+import zlib
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
+import numpy as np
 from PIL import Image, ImageDraw, ImageFont, ImageStat
 
 from games.core import with_note
@@ -36,7 +39,24 @@ from rendering.emoji import can_draw as emoji_can_draw
 from rendering.emoji import clusters, emoji_image, emoji_size, has_emoji
 from rendering.fonts import covered, font_path
 
+try:  # zlib-ng: the same deflate format; its level 2 is smaller than zlib's level 1, in half the time
+    from zlib_ng.zlib_ng import compress as deflate
+
+    DEFLATE_NAME = "zlib-ng"
+except ImportError:  # pragma: no cover - a platform without a zlib-ng wheel
+    from zlib import compress as deflate
+
+    DEFLATE_NAME = "zlib"
+
 RGB = tuple[int, int, int]
+
+IMAGE_BLOCKS_KEPT = 8
+"""Freed image memory blocks Pillow keeps for the next picture (its default keeps none). Every
+board allocates several full-size canvases; fresh memory from the system costs a page fault per
+4 KB, which made a late board's job up to twice as slow on a busy machine. At most this many
+blocks are kept (a board's canvases are 1-6 MB each; drawing every kind of picture in a loop
+peaked 6 MB higher than with none kept)."""
+Image.core.set_blocks_max(max(Image.core.get_blocks_max(), IMAGE_BLOCKS_KEPT))
 
 WIDTH = 1000
 """The width of every board and hand image, in pixels."""
@@ -766,8 +786,49 @@ def stack_vertically(parts: Sequence[Image.Image], background: RGB = THEME.backg
     return canvas
 
 
+# PNG, written here rather than by Pillow: Pillow tries five filters on every row, which took
+# 58-89 % of a board job; boards repeat row after row, so the Up filter alone (each byte minus the
+# one above it: mostly zeros) compresses to 6-15 % more bytes for a seventh to a tenth of the CPU.
+# Lossless, so every picture is exactly what was drawn. The figures and the alternatives measured
+# (compression levels, palette images, other encoders): docs/notes/cheap.md, bench/bench_render.py.
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+PNG_COLOUR_TYPES: dict[str, tuple[int, int]] = {"L": (0, 1), "RGB": (2, 3), "RGBA": (6, 4)}
+"""Image mode -> (PNG colour type, bytes per pixel) for the modes written directly."""
+PNG_UP = 2
+"""The PNG row filter used for every row: Up."""
+PNG_LEVEL = 2 if DEFLATE_NAME == "zlib-ng" else 1
+"""The deflate level: zlib-ng's level 2 (boards 6-15 % larger than Pillow's zlib level 6 made,
+in half the time of the standard library's level 1), or the standard library's level 1 without
+zlib-ng."""
+
+
 def to_png(image: Image.Image) -> bytes:
-    """Encode ``image`` as PNG bytes."""
-    buffer = io.BytesIO()
-    image.save(buffer, format="PNG", optimize=False, compress_level=6)
-    return buffer.getvalue()
+    """Encode ``image`` as PNG bytes, losslessly (L, RGB and RGBA written directly, other modes
+    by Pillow)."""
+    kind = PNG_COLOUR_TYPES.get(image.mode)
+    if kind is None:
+        buffer = io.BytesIO()
+        image.save(buffer, format="PNG", compress_level=PNG_LEVEL)
+        return buffer.getvalue()
+    colour_type, depth = kind
+    width, height = image.size
+    header = struct.pack(">IIBBBBB", width, height, 8, colour_type, 0, 0, 0)
+    data = deflate(up_filtered(image, depth), PNG_LEVEL)
+    return PNG_SIGNATURE + png_chunk(b"IHDR", header) + png_chunk(b"IDAT", data) + png_chunk(b"IEND", b"")
+
+
+def up_filtered(image: Image.Image, depth: int) -> memoryview:
+    """The rows of ``image`` (``depth`` bytes a pixel), each as the Up filter byte then every
+    byte minus the byte above it (modulo 256; the first row is as it is)."""
+    rows = np.frombuffer(image.tobytes(), dtype=np.uint8).reshape(image.height, image.width * depth)
+    out = np.empty((image.height, image.width * depth + 1), dtype=np.uint8)
+    out[:, 0] = PNG_UP
+    out[0, 1:] = rows[0]
+    np.subtract(rows[1:], rows[:-1], out=out[1:, 1:])
+    return out.data
+
+
+def png_chunk(kind: bytes, data: bytes) -> bytes:
+    """One PNG chunk: length, type, data and CRC."""
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
