@@ -15,7 +15,7 @@ from PIL import Image
 from games import records
 from games.core import Game
 from games.records import Record
-from rendering.charts import Series, line_chart
+from rendering.charts import LEGEND_NAME, Series, line_chart
 from rendering.common import THEME, drawable_names, hand_band, stack_vertically, to_png
 from rendering.registry import renderer
 
@@ -83,17 +83,25 @@ def expectation_chart(
     for seat, name in enumerate(names):
         known = [(d["ply"], d["expected"][seat]) for d in decisions if d.get("expected") is not None]
         values = _held(known, plies, data["final"][seat])
-        series.append(Series(name, values, draw.seat_colour(final_view, seat)))
-    who = names[data["seat"]]
+        label = _reviewed(name) if seat == data["seat"] else name
+        series.append(Series(label, values, draw.seat_colour(final_view, seat)))
     fewest = " (fewest wins)" if game.lower_is_better else ""
     marks = [(ply - 0.5, str(number)) for number, ply in enumerate(data["mistakes"], start=1)]
     return line_chart(
         series,
-        f"{game.title} · expected final scores, {who}'s view{fewest}",
+        f"{game.title} · expected final scores{fewest}",
         x_label="move",
         y_label="expected final score",
         marks=marks,
     )
+
+
+def _reviewed(name: str) -> str:
+    """The reviewed player's legend name (the legend, not the title, names players: it is drawn
+    with the boards' text, which keeps a name's emoji; the chart's own font has none)."""
+    mark = " (reviewed)"
+    room = LEGEND_NAME - len(mark)
+    return (name if len(name) <= room else name[: room - 1].rstrip() + "…") + mark
 
 
 def _held(points: Sequence[tuple[int, float]], plies: int, final: float) -> list[float]:

@@ -5,6 +5,7 @@ text readable on a phone, 1000 px wide."""
 from __future__ import annotations
 
 import io
+import warnings
 
 from PIL import Image
 
@@ -44,13 +45,15 @@ def tiny_review() -> tuple[records.Record, dict[str, object]]:
 def test_review_pictures_read_on_a_phone() -> None:
     record, data = tiny_review()
     forced = {**data, "mistakes": [d["ply"] for d in data["decisions"]][:3]}  # type: ignore[index]
-    with recording_text() as drawn:
+    with recording_text() as drawn, warnings.catch_warnings():
+        warnings.simplefilter("error")  # a glyph the chart's font lacks (the name's emoji) warns
         moments, chart = review_pictures(record, forced)
     assert len(moments) == len(forced["mistakes"]) == 3  # type: ignore[arg-type]
     for png in [*moments, chart]:
         assert Image.open(io.BytesIO(png)).width == WIDTH
     assert any("The engine would play" in text.text for text in drawn)
     assert any("1 · move" in text.text for text in drawn)
+    assert any(text.text == "Αλέξανδρος 🎲 (reviewed)" for text in drawn), "the legend names the reviewed"
     for text in drawn:
         assert phone_px(text.height, text.image_width) >= MIN_PHONE_TEXT, text
         assert text.contrast >= MIN_CONTRAST, text
