@@ -95,22 +95,42 @@ class Dailies:
         return {user_id: daily.streak(days, until) for user_id, days in solved.items()}
 
     async def check_visible(self, row: GameRow, viewer: int) -> None:
-        """Refuse to show ``viewer`` the record of another member's daily while it could still
-        help them: until they have finished their own attempt at that day's target, or the day
-        is over without their having one under way."""
+        """Refuse to show ``viewer`` a solitaire's record while it could help them at a daily:
+
+        - another member's daily, until the viewer has finished their own attempt at that day's
+          target, or the day is over without their having one under way;
+        - anyone else's solitaire of today's target (a daily of an earlier cycle, or a public
+          solitaire from another day: the days come back to each target), until the viewer has
+          finished today's attempt or the day is over."""
         if row.game != SOLO:
             return
         attempt = await self.shared.storage.daily_of_game(row.id)
-        if attempt is None or attempt.user_id == viewer:
+        owner = attempt.user_id if attempt is not None else row.host_id
+        if owner == viewer:
+            return
+        today = self.today()
+        target = daily.target_of(today).name
+        if row.variant == target and not await self._finished(viewer, today):
+            raise errors.SessionError(
+                f"Game #{row.id} is a solitaire of `{target}`, today's daily challenge: its record stays "
+                "hidden from you until you have finished your own attempt today (or the day is over)."
+            )
+        if attempt is None:
             return
         own = await self.shared.storage.daily_attempt(attempt.day, viewer)
-        if own is None and attempt.day < self.today():
+        if own is None and attempt.day < today:
             return  # the day is over and they never began it: it cannot help them any more
-        if own is not None and own.game_id is not None:
-            game = await self.shared.storage.game(own.game_id)
-            if game is not None and game.status is not Status.PLAYING:
-                return
+        if own is not None and await self._finished(viewer, attempt.day):
+            return
         raise errors.SessionError(
             f"Game #{row.id} is a daily challenge ({attempt.day}): its record stays hidden from you "
             "until you have finished your own attempt at that day's target (or the day is over)."
         )
+
+    async def _finished(self, user_id: int, day: str) -> bool:
+        """Whether the member's attempt at ``day``'s challenge is over (solved or given up)."""
+        own = await self.shared.storage.daily_attempt(day, user_id)
+        if own is None or own.game_id is None:
+            return False
+        game = await self.shared.storage.game(own.game_id)
+        return game is not None and game.status is not Status.PLAYING

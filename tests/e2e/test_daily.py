@@ -2,8 +2,9 @@
 private thread of one's own (the channel sees no board, only one line when someone finishes);
 time from the first move to the last; hints and giving up counted as such; one attempt a day
 in any server; nothing of a solution shown to others before they finish (no replay or record of
-another's daily, no public solitaire of the day's target); a daily leaderboard per server and
-everywhere; a streak; a restart in the middle of an attempt."""
+another's daily, nor of anyone's solitaire of the day's target, no public solitaire of it that
+day); a daily leaderboard per server and everywhere; a streak; a restart in the middle of an
+attempt."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from simcord import SetupError
 
 from bot.between import daily
 from games.puzzosolo.rules import first_solution, format_place
-from tests.e2e.helpers import build_bot, posts, private, refused, rows, shown
+from tests.e2e.helpers import build_bot, game_state, posts, private, refused, rows, shown
 
 EXTENSIONS = ("cogs.lobby", "cogs.standings", "cogs.puzzominos")
 
@@ -137,15 +138,27 @@ async def test_daily_in_two_servers(world: Any, db_path: str, seed: list[int]) -
     assert f"Still playing: <@{cara.id}>" in everywhere.description
     assert f"<@{alice.id}>" in everywhere.description and f"<@{bob.id}>" in everywhere.description
 
-    # the next day: another target; alice solves it too, and her streak grows
+    # today, bob gives up a public solitaire of tomorrow's target (its record shows a solution)
     now = env.bot.service.now()
+    tomorrow = daily.day_of(daily.next_day_starts(today) + 3600)
+    await bob.slash(home, "puzzominos solo", target=daily.target_of(tomorrow).name)
+    ((public_solo,),) = rows(db_path, "SELECT MAX(id) FROM games WHERE host_id = ?", bob.id)
+    await bob.slash(home, "puzzominos giveup")
+    assert game_state(db_path, public_solo)[0] != "playing"
+    assert shown(await alice.slash(home, "puzzominos replay", game_id=public_solo)).attachments
+
+    # the next day: another target; its public solitaire is hidden from alice until she has
+    # finished; she solves it too, and her streak grows
     await env.advance_time(daily.next_day_starts(today) - now + 3600)
-    tomorrow = env.bot.service.dailies.today()
-    assert tomorrow != today and daily.target_of(tomorrow) != target
+    assert env.bot.service.dailies.today() == tomorrow and daily.target_of(tomorrow) != target
+    refused(env, await alice.slash(home, "puzzominos replay", game_id=public_solo), "today's daily challenge")
+    refused(env, await alice.slash(home, "puzzominos export", game_id=public_solo), "today's daily challenge")
+    assert shown(await bob.slash(home, "puzzominos replay", game_id=public_solo)).attachments, "his own"
     private(await alice.slash(home, "puzzominos daily"))
     second = thread_of(home, "alice", tomorrow)
     for move in solution(tomorrow):
         await play(alice, second, move)
     assert "streak 2 days" in posts(home)[-1].content
+    assert shown(await alice.slash(home, "puzzominos replay", game_id=public_solo)).attachments
     yesterday = (await bob.slash(home, "puzzominos dailyboard", day=today)).response.embeds[0]
     assert yesterday.title.startswith(f"Daily challenge {today} — {target.name}")
