@@ -159,7 +159,8 @@ def _record_texts(figure: Figure, canvas: FigureCanvasAgg, image: Image.Image) -
 
 
 def _marks(axes: Any, marks: Sequence[tuple[float, str]], moves: int) -> None:
-    """Dotted upright lines at ``marks``, labelled at the top (close ones one under the other)."""
+    """Dotted upright lines at ``marks``, labelled at the top (close ones one under the other),
+    each label on the plot's ground."""
     close = moves * 0.05
     level, previous = 0, None
     for at, label in sorted(marks):
@@ -175,6 +176,8 @@ def _marks(axes: Any, marks: Sequence[tuple[float, str]], moves: int) -> None:
             va="top",
             color=_hex(THEME.ink),
             fontproperties=_font(TICK_POINTS),
+            bbox={"boxstyle": "square,pad=0.1", "facecolor": axes.get_facecolor(), "edgecolor": "none"},
+            zorder=5,  # over the lines, on the plot's own ground: a line never runs through it
         )
 
 
