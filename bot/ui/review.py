@@ -73,11 +73,11 @@ def check(
 async def send(
     interaction: discord.Interaction, bot: ReviewBot, row: GameRow, record: Record, seat: int, public: bool
 ) -> None:
-    """Make (or find) the review and answer with it: privately, or for everyone."""
-    if public:
-        await replies.defer_public(interaction)
-    else:
-        await replies.defer_private(interaction)
+    """Make (or find) the review and answer with it: privately, or for everyone. The answer is
+    deferred privately either way (a refusal once the work has begun, e.g. over the caps on long
+    work, is the deferred message's edit, and must not be public); a public review is then
+    posted as a second message."""
+    await replies.defer_private(interaction)
     owner = workers.Owner(guild_id=interaction.guild_id, user_id=interaction.user.id)
     data = await bot.service.reviews.review(row, record, seat, owner)
     moments, chart = await workers.run(review_pictures, record, data, kind=workers.PICTURE)
@@ -89,6 +89,11 @@ async def send(
     files.append(discord.File(io.BytesIO(chart), filename=f"review-{row.id}-chart.png"))
     text = review_message(registry.get(row.game), row.id, names, data)
     try:
+        if public:
+            await interaction.followup.send(
+                f"🔎 Your review of {registry.get(row.game).title} #{row.id} is posted below for everyone.",
+                ephemeral=True,
+            )
         await interaction.followup.send(
             text, files=files, ephemeral=not public, allowed_mentions=replies.NO_PINGS
         )

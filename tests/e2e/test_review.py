@@ -9,8 +9,19 @@ from typing import Any
 
 import pytest
 
+from bot import workers
 from bot.between.review import ReviewBudget
-from tests.e2e.helpers import build_bot, game_state, private, refused, room, rows, seat_names, start_game
+from tests.e2e.helpers import (
+    build_bot,
+    game_state,
+    posts,
+    private,
+    refused,
+    room,
+    rows,
+    seat_names,
+    start_game,
+)
 
 EXTENSIONS = ("cogs.lobby", "cogs.between", "tests.support.tiny.cog")
 BUDGET = ReviewBudget(playouts=12, worlds=2, cap=400, least=4)
@@ -43,7 +54,9 @@ def pngs(message: Any) -> list[str]:
     return [a.filename for a in message.attachments if a.filename.endswith(".png")]
 
 
-async def test_review_of_a_short_game(world: Any, db_path: str, seed: list[int]) -> None:
+async def test_review_of_a_short_game(
+    world: Any, db_path: str, seed: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
     env, channel, away, people = world
     alice, bob, cara, dan = (people[name] for name in ("alice", "bob", "cara", "dan"))
     game_id = await start_game(env, channel, "tiny", alice, bob, hand=3)
@@ -86,8 +99,20 @@ async def test_review_of_a_short_game(world: Any, db_path: str, seed: list[int])
     refused(env, await dan.slash(away, "review", game_id=game_id), f"no game #{game_id} in this server")
     assert rows(db_path, "SELECT COUNT(*) FROM reviews") == [(1,)], "alice's review, kept once"
 
+    # a review refused once the work has begun (the member's long work is over its caps) is told
+    # privately, even when it was asked for everyone
+    async def over_the_caps(*_: Any) -> Any:
+        raise workers.Busy("You have two long requests under way; try again when one of them is done.")
+
+    monkeypatch.setattr(env.bot.service.reviews, "review", over_the_caps)
+    refused(env, await bob.slash(channel, "review", public=True), "two long requests under way")
+    assert not [m for m in posts(channel) if m.content.startswith("🔎")], "nothing posted for everyone"
+    monkeypatch.undo()
+
     # bob's own, for everyone
     posted = await bob.slash(channel, "review", public=True)
     shown = posted.followups[-1] if posted.followups else posted.response
     assert not shown.ephemeral and shown.content.startswith("🔎 **Review of bob**") and pngs(shown)
+    note = posted.followups[0]
+    assert note.ephemeral and "is posted below for everyone" in note.content, "bob is told privately first"
     assert rows(db_path, "SELECT seat FROM reviews WHERE game_id = ? ORDER BY seat", game_id) == [(0,), (1,)]
