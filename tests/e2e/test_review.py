@@ -113,6 +113,6 @@ async def test_review_of_a_short_game(
     posted = await bob.slash(channel, "review", public=True)
     shown = posted.followups[-1] if posted.followups else posted.response
     assert not shown.ephemeral and shown.content.startswith("🔎 **Review of bob**") and pngs(shown)
-    note = posted.followups[0]
+    note = posted.response  # the deferred answer, edited by the first followup
     assert note.ephemeral and "is posted below for everyone" in note.content, "bob is told privately first"
     assert rows(db_path, "SELECT seat FROM reviews WHERE game_id = ? ORDER BY seat", game_id) == [(0,), (1,)]
