@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 
 from games.ai.profile import SearchProfile
 from games.core import Events, Game, GameOptions, Outcome
-from games.triominos import notation, rules
+from games.triominos import heuristic, notation, rules
 from games.triominos.state import Move, MoveKind, Options, State
 from games.triominos.tiles import LAID_TO_TILE, total
 
@@ -83,7 +83,9 @@ class Triominos(Game[State, Move]):
     summary: ClassVar[str] = SUMMARY
     notation_help: ClassVar[str] = NOTATION_HELP
     phrases: ClassVar[Mapping[str, str]] = PHRASES
-    search_profile: ClassVar[SearchProfile] = SearchProfile(horizon=200, scale=30.0, stop=round_over)
+    search_profile: ClassVar[SearchProfile] = SearchProfile(
+        candidates=12, playouts=600, min_worlds=6, scale=30.0, stop=round_over, simulator=heuristic.simulator
+    )
 
     # -- hooks -----------------------------------------------------------------------------
 

@@ -1,0 +1,130 @@
+"""Tri-Ominos' fast playouts (:mod:`games.triominos.heuristic`) play the engine's rules, and its
+determinized hands honour what the round told (draws, passes, the opening)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from games.triominos import GAME
+from games.triominos import heuristic as h
+from games.triominos.rules import hand_limits, tiles_fitting
+from games.triominos.state import MoveKind, Options, State, placement
+
+
+def same_table(table: h.Table, state: State) -> None:
+    """The table holds what the engine's state holds."""
+    fresh = h.Table(state)
+    assert table.board == fresh.board and table.numbers == fresh.numbers
+    assert set(table.frontier) == set(fresh.frontier)
+    assert [sorted(hand) for hand in table.hands] == [sorted(hand) for hand in fresh.hands]
+    assert table.well == fresh.well and table.scores == fresh.scores
+    assert (table.turn, table.passes, table.drawn, table.opening) == (
+        fresh.turn, fresh.passes, fresh.drawn, fresh.opening
+    )
+
+
+def step_both(table: h.Table, state: State, rng: random.Random) -> State:
+    """A random legal move played by the engine and by the table."""
+    moves = GAME.legal_moves(state)
+    move = moves[rng.randrange(len(moves))]
+    if move.kind is MoveKind.PLACE and not state.opening:
+        tiles = (state.drawn,) if state.drawn else state.hands[state.turn]
+        assert set(table.placements(tiles)) == {(m.laid, m.cell) for m in moves}
+        best, ties = table.best_placements(tiles)
+        gains = {m: GAME.move_gain(state, m) for m in moves}
+        top = max(gains.values())
+        greedy = {(m.laid, m.cell) for m, gain in gains.items() if gain >= top - 0.5}
+        assert set(ties) == greedy
+    after, _ = GAME.apply(state, move)
+    if move.kind is MoveKind.PLACE:
+        assert move.cell is not None
+        table.place(move.laid, move.cell)
+    elif move.kind is MoveKind.DRAW:
+        assert table.draw() == after.drawn
+    else:
+        table.pass_turn()
+    if after.round != state.round or after.finished:
+        assert table.scores == list(after.scores)
+        assert table.finished == after.finished and (not after.finished or table.winners == after.winners)
+    else:
+        same_table(table, after)
+    return after
+
+
+@pytest.mark.parametrize(("players", "seed", "limit"), [(2, 1, "unlimited"), (2, 2, "3"), (3, 3, "unlimited"), (4, 4, "3")])
+def test_the_table_plays_the_engines_rules(players: int, seed: int, limit: str) -> None:
+    rng = random.Random(seed)
+    state = GAME.new(players, Options(target=200, max_draws=limit), seed=seed)
+    while GAME.to_act(state) is not None:
+        table = h.Table(state)
+        state = step_both(table, state, rng)
+
+
+def test_the_greedy_playout_plays_legal_moves_to_the_round_end() -> None:
+    state = GAME.new(2, seed=5)
+    table = h.Table(state)
+    table.play_out(random.Random(1))
+    assert table.round_ends == 1 and table.pending
+    assert any(not hand for hand in table.hands) or not table.well
+    longer = h.Table(state)
+    longer.play_out(random.Random(1), rounds=100)
+    assert longer.finished and max(longer.scores) >= state.options.target
+
+
+def test_bonus_points_match_the_engine() -> None:
+    state = GAME.new(2, seed=9)
+    rng = random.Random(3)
+    checked = 0
+    while GAME.to_act(state) is not None and checked < 300:
+        for move in GAME.legal_moves(state):
+            if move.kind is MoveKind.PLACE and not state.opening:
+                assert move.cell is not None
+                from games.triominos.rules import placement_points
+
+                _, bonuses = placement_points(state, move)
+                assert h.bonus_points(dict(state.board), move.cell) == sum(b.points for b in bonuses)
+                checked += 1
+        moves = GAME.legal_moves(state)
+        state, _ = GAME.apply(state, moves[rng.randrange(len(moves))])
+    assert checked >= 100
+
+
+def test_a_hand_that_drew_holds_nothing_that_fitted() -> None:
+    """After the opponent drew, every determinized hand of theirs holds only tiles that did not
+    fit the table then (or that it drew and kept)."""
+    rng = random.Random(2)
+    for seed in range(40):
+        state = GAME.new(2, seed=seed)
+        while GAME.to_act(state) is not None and not state.misses:
+            moves = GAME.legal_moves(state)
+            state, _ = GAME.apply(state, max(moves, key=lambda m: GAME.move_gain(state, m)))
+        if not state.misses or state.round != 1:
+            continue
+        seat, laid, kept = state.misses[-1]
+        viewer = 1 - seat
+        seen = GAME.view(state, viewer)
+        limits = hand_limits(seen)[seat]
+        fitted = tiles_fitting(state.board[:laid])
+        assert (fitted, 0) in limits or kept
+        for n in range(10):
+            whole = GAME.determinize(seen, viewer, random.Random(n))
+            assert sum(1 for tile in whole.hands[seat] if tile in fitted) <= kept
+        del rng
+        return
+    pytest.fail("no game with a draw in its first round")
+
+
+def test_nobody_else_held_a_tile_above_the_opening() -> None:
+    state = GAME.new(2, seed=7)
+    opener = state.turn
+    after, _ = GAME.apply(state, GAME.legal_moves(state)[0])
+    seen = GAME.view(after, opener)
+    top = after.board[0][1]
+    from games.triominos.tiles import opening_rank
+
+    for n in range(20):
+        whole = GAME.determinize(seen, opener, random.Random(n))
+        assert all(opening_rank(tile) < opening_rank(top) for tile in whole.hands[1 - opener])
+    assert placement  # the shared move values are what the table's moves name
