@@ -103,7 +103,9 @@ class GameSummary:
     """Processor seconds the first and the second entrant spent deciding, in all."""
     decisions: tuple[int, int]
     slowest: tuple[float, float]
-    """The longest single decision of the first and of the second entrant."""
+    """The longest single decision of the first and of the second entrant (wall clock)."""
+    slowest_cpu: tuple[float, float]
+    """The costliest single decision of the first and of the second entrant (processor)."""
 
 
 def wilson(successes: float, trials: int, z: float = Z95) -> tuple[float, float]:
@@ -145,6 +147,7 @@ def one_game(
         (result.cpu[seat], sum(result.cpu[o] for o in others)),
         (result.decisions[seat], sum(result.decisions[o] for o in others)),
         (result.slowest[seat], max((result.slowest[o] for o in others), default=0.0)),
+        (result.slowest_cpu[seat], max((result.slowest_cpu[o] for o in others), default=0.0)),
     )
 
 
@@ -287,6 +290,7 @@ def summary(run: dict[str, Any]) -> dict[str, Any]:
         "first_cpu_per_decision_seconds": cpu / decisions if decisions else 0.0,
         "first_cpu_per_game_seconds": cpu / len(games) if games else 0.0,
         "slowest_decision_seconds": max((max(g["slowest"]) for g in games), default=0.0),
+        "costliest_decision_cpu_seconds": max((max(g.get("slowest_cpu", [0.0])) for g in games), default=0.0),
         "end_reasons": dict(Counter(g["reason"] for g in games)),
         "seeds": [run["seed"], run["seed"] + max((g["index"] for g in games), default=0) // run["players"]],
     }

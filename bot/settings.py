@@ -8,7 +8,8 @@ from pathlib import Path
 
 from bot.limits import Rate
 from bot.shards import ShardError, Shards, parse_ids
-from games.ai import Budget
+from games.ai import DEFAULT_SECONDS, Budget
+from games.ai.budget import MAX_SCALE
 
 DEFAULT_DB = "data/tilehost.db"
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
@@ -32,10 +33,14 @@ class Settings:
     db_path: str = DEFAULT_DB
     """The database: a SQLite file path, or a ``postgresql://`` URL."""
     turn_hours: int = 24
-    computer_seconds: float = 2.0
-    """How long a ``hard`` computer player (and a hint) thinks about one move."""
+    computer_seconds: float = DEFAULT_SECONDS
+    """The most seconds a ``hard`` computer player (and a hint) may spend on one move: a cap
+    for a very busy machine (the strength is in playouts, ``computer_effort``)."""
+    computer_effort: float = 1.0
+    """How many search playouts a ``hard`` decision makes, as a multiple of each game's own
+    number (1: at most about 2 s a move on a 2-core machine)."""
     computer_iterations: int | None = None
-    """Instead of time, a number of search playouts per decision (tests: reproducible)."""
+    """Instead, a fixed number of search playouts per decision, with no time cap (tests)."""
     log_level: str = "INFO"
     shard_count: int | None = None
     """How many Discord shards the bot has in all (None: not set)."""
@@ -71,8 +76,8 @@ class Settings:
     def computer_budget(self) -> Budget:
         """What a ``hard`` computer (and a hint) may spend on one decision."""
         if self.computer_iterations is not None:
-            return Budget(seconds=None, iterations=self.computer_iterations)
-        return Budget(seconds=self.computer_seconds)
+            return Budget(playouts=self.computer_iterations, seconds=None)
+        return Budget(seconds=self.computer_seconds, scale=self.computer_effort)
 
     @property
     def turn_seconds(self) -> int:
@@ -89,7 +94,22 @@ def _int(name: str, value: str | None, default: int | None) -> int | None:
         raise ConfigError(f"{name} must be a whole number, not {value!r} (check your .env).") from None
 
 
-def _seconds(name: str, value: str | None, default: float = 2.0) -> float:
+def _effort(name: str, value: str | None) -> float:
+    if value is None or not value.strip():
+        return 1.0
+    try:
+        effort = float(value)
+    except ValueError:
+        shown = value.strip()[:20]
+        raise ConfigError(f"{name} must be a number (1 is each game's default), not {shown!r}.") from None
+    if not 0.1 <= effort <= MAX_SCALE:
+        raise ConfigError(
+            f"{name} must be between 0.1 and {MAX_SCALE:g} (1 is each game's default), not {effort:g}."
+        )
+    return effort
+
+
+def _seconds(name: str, value: str | None, default: float = DEFAULT_SECONDS) -> float:
     if value is None or not value.strip():
         return default
     try:
@@ -131,6 +151,7 @@ def load_settings(env_file: str | Path | None = ".env", *, require_token: bool =
     if not 1 <= turn_hours <= 168:
         raise ConfigError(f"TILEHOST_TURN_HOURS must be between 1 and 168, not {turn_hours}.")
     computer_seconds = _seconds("TILEHOST_COMPUTER_SECONDS", os.environ.get("TILEHOST_COMPUTER_SECONDS"))
+    computer_effort = _effort("TILEHOST_COMPUTER_EFFORT", os.environ.get("TILEHOST_COMPUTER_EFFORT"))
     shard_count, shard_ids = _shards(
         os.environ.get("TILEHOST_SHARD_COUNT"), os.environ.get("TILEHOST_SHARDS")
     )
@@ -140,6 +161,7 @@ def load_settings(env_file: str | Path | None = ".env", *, require_token: bool =
         db_path=_database(os.environ.get("TILEHOST_DB", "")),
         turn_hours=turn_hours,
         computer_seconds=computer_seconds,
+        computer_effort=computer_effort,
         log_level=(os.environ.get("LOG_LEVEL", "INFO").strip() or "INFO").upper(),
         shard_count=shard_count,
         shard_ids=shard_ids,

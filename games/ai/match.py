@@ -33,6 +33,8 @@ class MatchResult:
     """Per seat, the seconds spent deciding in all."""
     cpu: tuple[float, ...] = ()
     """Per seat, the processor seconds spent deciding in all."""
+    slowest_cpu: tuple[float, ...] = ()
+    """Per seat, the processor seconds of its costliest decision."""
 
 
 def play_match(
@@ -63,18 +65,28 @@ def play_match(
     slowest = [0.0] * players
     thinking = [0.0] * players
     cpu = [0.0] * players
+    slowest_cpu = [0.0] * players
     for _ in range(MAX_PLIES):
         seat = game.to_act(state)
         if seat is None:
             outcome = game.outcome(state)
             assert outcome is not None
             return MatchResult(
-                record, outcome, tuple(levels), tuple(decisions), tuple(slowest), tuple(thinking), tuple(cpu)
+                record,
+                outcome,
+                tuple(levels),
+                tuple(decisions),
+                tuple(slowest),
+                tuple(thinking),
+                tuple(cpu),
+                tuple(slowest_cpu),
             )
         started, processor = time.perf_counter(), time.process_time()
         move = computers[seat].choose(game, state)
         spent = time.perf_counter() - started
-        cpu[seat] += time.process_time() - processor
+        work = time.process_time() - processor
+        cpu[seat] += work
+        slowest_cpu[seat] = max(slowest_cpu[seat], work)
         decisions[seat] += 1
         slowest[seat] = max(slowest[seat], spent)
         thinking[seat] += spent

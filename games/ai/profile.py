@@ -72,6 +72,8 @@ class SearchProfile:
     playout end and expert (see :data:`Playout`, :data:`Order`, :data:`Stop`, :data:`Expert`);
     ``simulator`` replaces the protocol-driven playouts with the game's own fast ones (see
     :data:`Simulator`; ``horizon``, ``stop``, ``playout`` and ``epsilon`` then do not apply).
+    ``easy``: the ``easy`` level's policy, where the generic one (usually one of the three best
+    moves by immediate gain) would play too well for a beginner (a :data:`Playout`).
     """
 
     candidates: int = 8
@@ -89,6 +91,7 @@ class SearchProfile:
     stop: Stop | None = None
     expert: Expert | None = None
     simulator: Simulator | None = None
+    easy: Playout | None = None
 
 
 DEFAULT_PROFILE = SearchProfile()

@@ -377,14 +377,16 @@ class Table:
         laid = "000" if is_triple(tile) and "000" in self.hands[self.turn] else tile
         self.place(laid, (0, 0))
 
-    def play_out(self, rng: random.Random, rounds: int = 1, plies: int = 10_000) -> None:
+    def play_out(
+        self, rng: random.Random, rounds: int = 1, plies: int = 10_000, deals: random.Random | None = None
+    ) -> None:
         """Play on by the ``normal`` policy until ``rounds`` rounds have ended (new rounds dealt
-        from ``rng``), the game is over, or ``plies`` moves were made."""
+        from ``deals``, else ``rng``), the game is over, or ``plies`` moves were made."""
         for _ in range(plies):
             if self.finished or self.round_ends >= rounds:
                 return
             if self.pending:
-                self.deal(rng)
+                self.deal(deals or rng)
             self.greedy_step(rng)
 
 
@@ -427,11 +429,12 @@ def simulator(game: Game[Any, Any], world: State, seat: int, profile: SearchProf
     table = Table(world)
 
     def run(move: Move, rng: random.Random) -> Result:
+        deals = random.Random(rng.getrandbits(64))  # the same later deals after every candidate
         playing = table.copy()
         before = playing.scores[seat]
         play(playing, move)
         points = playing.scores[seat] - before
-        playing.play_out(rng, rounds=PLAYOUT_ROUNDS)
+        playing.play_out(rng, rounds=PLAYOUT_ROUNDS, deals=deals)
         return judge(playing, seat, profile.scale)._replace(points=float(points))
 
     return run
@@ -439,3 +442,30 @@ def simulator(game: Game[Any, Any], world: State, seat: int, profile: SearchProf
 
 PLAYOUT_ROUNDS = 1
 """How many round ends a playout plays through before it is judged."""
+
+
+# -- the easy level ------------------------------------------------------------------------------
+
+def tile_points(move: Move) -> float:
+    """The points of the tile a move lays (-1 for a draw or a pass)."""
+    return float(TILE_POINTS[LAID_TO_TILE[move.laid]]) if move.kind is MoveKind.PLACE else -1.0
+
+
+BONUS_SIGHT = 0.5
+"""How often the beginner (``easy``) notices the bridges and hexagons it could make."""
+
+
+def beginner_move(game: Game[Any, Any], state: State, rng: random.Random) -> Move:
+    """The ``easy`` level: a beginner who lays the biggest tile that fits (where it goes is left
+    to chance) and only now and then (:data:`BONUS_SIGHT`) looks for the best points with a
+    bridge or a hexagon; it draws or passes when nothing fits."""
+    moves = game.legal_moves(state)
+    if len(moves) == 1:
+        return moves[0]
+    if rng.random() < BONUS_SIGHT:
+        gains = [game.move_gain(state, move) for move in moves]
+    else:
+        gains = [tile_points(move) for move in moves]
+    best = max(gains)
+    ties = [move for move, gain in zip(moves, gains, strict=True) if gain >= best - 1e-9]
+    return ties[rng.randrange(len(ties))]

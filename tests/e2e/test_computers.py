@@ -113,6 +113,8 @@ async def test_hint_is_private_the_hard_choice_and_blind_to_hidden_tiles(world: 
     before = len(posts(place))
     hint = private(await alice.slash(place, "triominos hint"))
     assert hint.content.startswith("💡 The computer would play `")
+    assert "the computer rates your chances at" in hint.content
+    assert "better than `" in hint.content or "a close call: `" in hint.content, "how sure the hint is"
     notation = hint.content.split("`")[1]
     assert len(posts(place)) == before, "a hint is private"
 
