@@ -381,40 +381,64 @@ class WorldSearch:
         return best if worse_than(first, best, self.profile.switch) else first
 
     def run(self, candidates: list[Candidate]) -> list[Candidate]:
-        """Race the candidates until one is left, the playouts are spent, or (exact games) every
-        candidate has played; returns every candidate that played, best first."""
+        """Weigh the candidates within the budget; returns every candidate that played, best
+        first."""
         width = max(1, min(self.profile.candidates, self.deadline.limit))
-        active = candidates[:width]
-        waiting = candidates[width:]
-        next_test = self.profile.min_worlds
-        while True:
-            if self.worlds and (self.deadline.left() < self.cost(active) or self.deadline.out_of_time()):
-                break
-            world = self.first_world if self.worlds == 0 or self.exact else self.sample()
-            finished = self.play_world(world, active)
-            if not finished and self.worlds:
-                break
-            self.worlds += 1
-            if not finished:
-                break
-            if self.exact:
-                active = self.prune(active)
-                if not waiting:
-                    break
-                active = [*active, *waiting[:width]]
-                waiting = waiting[width:]
-                continue
-            if self.worlds >= next_test:
-                active = self.prune(active)
-                next_test = max(self.worlds + 1, math.ceil(self.worlds * PRUNE_GROWTH))
-            if len(active) == 1:
-                break
+        if self.exact:
+            self.widen(candidates, width)
+        else:
+            self.halve(candidates[:width])
         played = [c for c in candidates if c.values]
         if not played:
             return candidates[:1]
-        best = self.settle(self.leader([c for c in active if c.values] or played), played)
-        rest = sorted((c for c in played if c is not best), key=lambda c: (-c.mean(), c.rank))
+        most = max(len(c.values) for c in played)
+        best = self.settle(self.leader([c for c in played if len(c.values) == most]), played)
+        rest = sorted((c for c in played if c is not best), key=lambda c: (-len(c.values), -c.mean(), c.rank))
         return [best, *rest]
+
+    def widen(self, candidates: list[Candidate], width: int) -> None:
+        """Games without hidden information or chance: one playout per candidate says all, so
+        candidates join in batches of ``width`` while the budget lasts."""
+        active = candidates[:width]
+        waiting = candidates[width:]
+        while True:
+            if self.worlds and (self.deadline.left() < self.cost(active) or self.deadline.out_of_time()):
+                return
+            finished = self.play_world(self.first_world, active)
+            self.worlds = 1
+            if not finished or not waiting:
+                return
+            active = [*self.prune(active), *waiting[:width]]
+            waiting = waiting[width:]
+
+    def halve(self, active: list[Candidate]) -> None:
+        """Sequential halving over sampled worlds (Karnin, Koren and Somekh 2013): the budget is
+        split over ``log2`` of the candidates' number of rounds; each round plays every
+        candidate still in on new common worlds, then keeps the better half by mean result.
+        Within a round a candidate significantly worse than the leader (paired over the
+        worlds both played) drops at once, and the search stops when one is left."""
+        rounds = max(1, math.ceil(math.log2(len(active))))
+        next_test = self.profile.min_worlds
+        for round_number in range(rounds):
+            share = self.deadline.left() // (rounds - round_number)
+            target = self.worlds + max(1, share // len(active))
+            while self.worlds < target or not self.worlds:
+                if self.worlds and (self.deadline.left() < len(active) or self.deadline.out_of_time()):
+                    return
+                world = self.first_world if self.worlds == 0 else self.sample()
+                finished = self.play_world(world, active)
+                if finished or not self.worlds:
+                    self.worlds += 1
+                if not finished:
+                    return
+                if self.worlds >= next_test:
+                    active = self.prune(active)
+                    next_test = max(self.worlds + 1, math.ceil(self.worlds * PRUNE_GROWTH))
+                if len(active) == 1:
+                    return
+            if round_number < rounds - 1:
+                ranked = sorted(active, key=lambda c: (-c.mean(), c.rank))
+                active = ranked[: max(2, math.ceil(len(ranked) / 2))] if len(ranked) > 2 else ranked
 
     def cost(self, active: list[Candidate]) -> int:
         """The playouts one more world of ``active`` takes."""
@@ -662,10 +686,11 @@ def summarize(search: WorldSearch, world: Any, ranked: list[Candidate], level: s
 
 
 def confidence(game: Game[Any, Any], world: Any, ranked: list[Candidate]) -> Confidence | None:
-    """How sure the search is of ``ranked[0]``: its gap to the best other candidate, paired."""
+    """How sure the search is of ``ranked[0]``: its gap to the runner-up (the rival that stayed
+    in the race longest, the better of those), paired over the worlds both played."""
     best, rivals = ranked[0], [c for c in ranked[1:] if c.values]
     if not rivals or not best.values:
         return None
-    runner = max(rivals, key=lambda c: (c.mean(), -c.rank))
+    runner = max(rivals, key=lambda c: (len(c.values), c.mean(), -c.rank))
     gap, error, count = paired(best.values, runner.values)
     return Confidence(game.format_move(world, runner.move), gap, error, count)

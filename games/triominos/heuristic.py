@@ -18,14 +18,15 @@ used where the worlds are sampled, in :func:`games.triominos.rules.determinize`.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from games.ai.profile import Result, Run, SearchProfile
 from games.ai.search import logistic, rank_result, score_lead
-from games.core import Game, Outcome
+from games.core import Game, Outcome, StateCache
 from games.triominos.grid import Cell, Corner, cells_at, corner_parts, corners, neighbours
 from games.triominos.rules import (
     BRIDGE_BONUS,
@@ -36,6 +37,7 @@ from games.triominos.rules import (
     PASS_PENALTY,
     ZEROS_BONUS,
     hand_size,
+    placement_points,
 )
 from games.triominos.state import Move, MoveKind, State
 from games.triominos.tiles import LAID_TO_TILE, TILES, is_triple, opening_rank, total
@@ -64,6 +66,23 @@ OPTIONS: dict[Need, Options] = {
 }
 NOTHING: Options = ((), frozenset())
 TILE_POINTS: dict[str, int] = {tile: total(tile) for tile in TILES}
+class Weights(NamedTuple):
+    """How the ``normal`` player weighs a placement beside the points it makes now: the bonus
+    chances it opens to the others (``caution``, :meth:`Table.exposure`), each of its own tiles
+    that would still have a place (``mobility``, :meth:`Table.mobility`), and a bonus it could
+    take later itself (``reserve``, a share of it)."""
+
+    caution: float = 0.0
+    mobility: float = 0.0
+    reserve: float = 0.0
+
+
+PLAIN = Weights()
+"""The points now and nothing else: the playouts' policy (fast)."""
+NORMAL = Weights(caution=1.0, mobility=20.0, reserve=0.8)
+"""The ``normal`` level's weights, chosen on games against the plain policy (seeds 60000-63299;
+600 games each: caution 1 and mobility 10 won 57.5 %, with mobility 20 58.8 %, 40 57.3 %;
+without the reserve, or with the next player's chance to be stuck, no better)."""
 
 
 @lru_cache(maxsize=1 << 16)
@@ -126,6 +145,7 @@ class Table:
         "frontier",
         "hands",
         "numbers",
+        "on_table",
         "opener",
         "opening",
         "passes",
@@ -144,6 +164,7 @@ class Table:
         self.numbers: dict[Corner, int] = dict(state.corner_numbers)
         self.frontier: dict[Cell, Options] = {cell: options_at(self.numbers, cell) for cell in state.frontier}
         """Every empty cell sharing an edge with a tile, and what fits it."""
+        self.on_table: set[str] = {LAID_TO_TILE[laid] for _, laid in state.board}
         self.hands: list[list[str]] = [list(hand) for hand in state.hands]
         self.well: list[str] = list(state.well)
         self.scores: list[int] = list(state.scores)
@@ -168,6 +189,7 @@ class Table:
         other.board = dict(self.board)
         other.numbers = dict(self.numbers)
         other.frontier = dict(self.frontier)
+        other.on_table = set(self.on_table)
         other.hands = [list(hand) for hand in self.hands]
         other.well = list(self.well)
         other.scores = list(self.scores)
@@ -189,12 +211,15 @@ class Table:
             if tile in held
         ]
 
-    def best_placements(self, tiles: Iterable[str]) -> tuple[int, list[tuple[str, Cell]]]:
-        """The greedy player's choice: the placements of ``tiles`` scoring the most now (tile
-        and bonus), with that score; ``(-1, [])`` when none fits."""
+    def best_placements(
+        self, tiles: Iterable[str], weights: Weights = PLAIN
+    ) -> tuple[float, list[tuple[str, Cell]]]:
+        """A greedy player's choice: the placements of ``tiles`` with the best gain (the points
+        now, tile and bonus, plus what ``weights`` add: :meth:`judgement`), with that gain;
+        ``(-inf, [])`` when none fits."""
         held = set(tiles)
         board = self.board
-        best = -1
+        best = -math.inf
         ties: list[tuple[str, Cell]] = []
         for cell, (fits, kinds) in self.frontier.items():
             if held.isdisjoint(kinds):
@@ -203,12 +228,104 @@ class Table:
             for laid, tile, points in fits:
                 if tile not in held:
                     continue
-                gain = points + extra
-                if gain > best:
+                gain: float = points + extra
+                if weights is not PLAIN:
+                    gain += self.judgement(laid, cell, weights)
+                if gain > best + 1e-9:
                     best, ties = gain, [(laid, cell)]
-                elif gain == best:
+                elif gain >= best - 1e-9:
                     ties.append((laid, cell))
         return best, ties
+
+    def judgement(self, laid: str, cell: Cell, weights: Weights) -> float:
+        """What ``weights`` add to the points of laying ``laid`` on ``cell``."""
+        value = 0.0
+        if weights.caution:
+            value -= weights.caution * self.exposure(laid, cell, weights.reserve)
+        if weights.mobility:
+            value += weights.mobility * self.mobility(laid, cell)
+        return value
+
+    def exposure(self, laid: str, cell: Cell, reserve: float = 0.0) -> float:
+        """How much laying ``laid`` on ``cell`` changes the bonus points the other players may
+        expect to take next, as the seat to act can judge it: for every empty cell around it
+        that would give a bridge or a hexagon, the bonus times the chance that some other
+        hand holds a tile fitting there (each tile the mover cannot see is in another hand with
+        the chance the hands' share of the unseen tiles); less ``reserve`` times the bonuses
+        the mover itself could take later."""
+        seat = self.turn
+        board = self.board
+        numbers = self.numbers
+        own = set(self.hands[seat])
+        tile = LAID_TO_TILE[laid]
+        unseen = len(TILES) - len(self.on_table) - len(own)
+        others = sum(len(self.hands[other]) for other in self.active if other != seat)
+        if unseen <= 1 or not others:
+            return 0.0
+        share = others / (unseen - (0 if tile in own else 1))
+        hidden = self.on_table | own | {tile}
+        around = [c for c in touching(cell) if c not in board]
+        before = sum(self.chance(c, hidden, share, reserve) for c in around if c in self.frontier)
+        added = [corner for corner in corners(cell) if corner not in numbers]
+        board[cell] = laid
+        for corner, digit in zip(corners(cell), laid, strict=True):
+            numbers.setdefault(corner, int(digit))
+        try:
+            after = sum(
+                self.chance(c, hidden, share, reserve)
+                for c in around
+                if any(n in board for n in neighbours(c))
+            )
+        finally:
+            del board[cell]
+            for corner in added:
+                del numbers[corner]
+        return after - before
+
+    def mobility(self, laid: str, cell: Cell) -> int:
+        """How many of the mover's other tiles would still have a place after laying ``laid``
+        on ``cell``."""
+        seat = self.turn
+        board = self.board
+        numbers = self.numbers
+        frontier = self.frontier
+        tile = LAID_TO_TILE[laid]
+        hand = set(self.hands[seat])
+        hand.discard(tile)
+        if not hand:
+            return 0
+        added = [corner for corner in corners(cell) if corner not in numbers]
+        board[cell] = laid
+        for corner, digit in zip(corners(cell), laid, strict=True):
+            numbers.setdefault(corner, int(digit))
+        try:
+            changed = {c for c in (*touching(cell), *neighbours(cell)) if c not in board}
+            union: set[str] = set()
+            for other, (_, kinds) in frontier.items():
+                if other != cell and other not in changed:
+                    union |= kinds
+            for other in changed:
+                if any(n in board for n in neighbours(other)):
+                    union |= options_at(numbers, other)[1]
+        finally:
+            del board[cell]
+            for corner in added:
+                del numbers[corner]
+        return len(hand & union)
+
+    def chance(self, cell: Cell, hidden: set[str], share: float, reserve: float) -> float:
+        """The bonus on ``cell`` times the chance another hand fits it, less ``reserve`` times
+        the bonus the mover can take there later when nobody takes it first (see
+        :meth:`exposure`)."""
+        extra = bonus_points(self.board, cell)
+        if not extra:
+            return 0.0
+        _, kinds = options_at(self.numbers, cell)
+        count = sum(1 for kind in kinds if kind not in hidden)
+        theirs = 1.0 - (1.0 - share) ** count if count else 0.0
+        if reserve and not kinds.isdisjoint(self.hands[self.turn]):
+            return extra * (theirs - reserve * (1.0 - theirs))
+        return extra * theirs
 
     def fits_somewhere(self, tile: str) -> bool:
         """True when ``tile`` has a place on the table."""
@@ -240,6 +357,7 @@ class Table:
                 frontier[other] = options_at(numbers, other)
         hand = self.hands[seat]
         hand.remove(tile)
+        self.on_table.add(tile)
         self.scores[seat] += points
         self.drawn = ""
         self.passes = 0
@@ -337,6 +455,7 @@ class Table:
         self.hands = hands
         self.well = order[at:]
         self.board = {}
+        self.on_table = set()
         self.numbers = {}
         self.frontier = {(0, 0): OPTIONS[-1, -1, -1]}
         opener, tile = max(
@@ -350,9 +469,10 @@ class Table:
 
     # -- the normal player's policy ---------------------------------------------------------------
 
-    def greedy_step(self, rng: random.Random) -> None:
-        """One move of the seat to act by the ``normal`` policy: the most points now (ties at
-        random); nothing fits: draw, and play the drawn tile, or pass."""
+    def greedy_step(self, rng: random.Random, weights: Weights = PLAIN) -> None:
+        """One move of the seat to act by a greedy policy: the best gain under ``weights`` (by
+        default the most points now), ties at random; nothing fits: draw, and play the drawn
+        tile, or pass."""
         seat = self.turn
         if self.opening:
             self.open_round()
@@ -361,13 +481,13 @@ class Table:
             tiles: Sequence[str] = (self.drawn,)
         else:
             tiles = self.hands[seat]
-        best, ties = self.best_placements(tiles)
-        if best < 0 and not self.drawn:
+        _, ties = self.best_placements(tiles, weights)
+        if not ties and not self.drawn:
             found = self.draw()
             if not found:
                 self.pass_turn()
                 return
-            best, ties = self.best_placements((found,))
+            _, ties = self.best_placements((found,), weights)
         laid, cell = ties[rng.randrange(len(ties))] if len(ties) > 1 else ties[0]
         self.place(laid, cell)
 
@@ -380,7 +500,8 @@ class Table:
     def play_out(
         self, rng: random.Random, rounds: int = 1, plies: int = 10_000, deals: random.Random | None = None
     ) -> None:
-        """Play on by the ``normal`` policy until ``rounds`` rounds have ended (new rounds dealt
+        """Play on by the greedy policy of the points now (fast; the ``normal`` level weighs
+        more, :data:`NORMAL`) until ``rounds`` rounds have ended (new rounds dealt
         from ``deals``, else ``rng``), the game is over, or ``plies`` moves were made."""
         for _ in range(plies):
             if self.finished or self.round_ends >= rounds:
@@ -388,6 +509,21 @@ class Table:
             if self.pending:
                 self.deal(deals or rng)
             self.greedy_step(rng)
+
+
+# -- the normal level ------------------------------------------------------------------------------
+
+TABLES: StateCache[State, Table] = StateCache(Table, size=8)
+"""Tables of the states whose moves are being weighed (every move of a state is weighed on one)."""
+
+
+def judgement(state: State, move: Move, weights: Weights = NORMAL) -> float:
+    """What the ``normal`` player adds to the points a placement makes now (see
+    :meth:`Table.judgement`; nothing for the opening, a draw or a pass). It reads only what the
+    mover can see: its hand, the table, and how many tiles the others hold."""
+    if move.kind is not MoveKind.PLACE or state.opening or move.cell is None:
+        return 0.0
+    return TABLES(state).judgement(move.laid, move.cell, weights)
 
 
 # -- the search's playouts -----------------------------------------------------------------------
@@ -446,26 +582,29 @@ PLAYOUT_ROUNDS = 1
 
 # -- the easy level ------------------------------------------------------------------------------
 
-def tile_points(move: Move) -> float:
-    """The points of the tile a move lays (-1 for a draw or a pass)."""
-    return float(TILE_POINTS[LAID_TO_TILE[move.laid]]) if move.kind is MoveKind.PLACE else -1.0
-
-
-BONUS_SIGHT = 0.5
-"""How often the beginner (``easy``) notices the bridges and hexagons it could make."""
+BONUS_SIGHT = 0.2
+"""How often the beginner (``easy``) looks for the most points now (a bridge or a hexagon)."""
 
 
 def beginner_move(game: Game[Any, Any], state: State, rng: random.Random) -> Move:
-    """The ``easy`` level: a beginner who lays the biggest tile that fits (where it goes is left
-    to chance) and only now and then (:data:`BONUS_SIGHT`) looks for the best points with a
-    bridge or a hexagon; it draws or passes when nothing fits."""
+    """The ``easy`` level: a beginner who lays any tile that fits, anywhere it fits (at random),
+    and only now and then (:data:`BONUS_SIGHT`) looks for the most points now, a bridge or a
+    hexagon; it draws or passes when nothing fits. (In Tri-Ominos luck weighs so much that the
+    generic easy level, one of the three best moves by the points now, is as strong as
+    ``normal`` was: it won 45 % of 200 games against it.)"""
     moves = game.legal_moves(state)
-    if len(moves) == 1:
-        return moves[0]
+    if len(moves) == 1 or state.opening:
+        return moves[0] if len(moves) == 1 else max(moves, key=lambda move: game.move_gain(state, move))
     if rng.random() < BONUS_SIGHT:
-        gains = [game.move_gain(state, move) for move in moves]
-    else:
-        gains = [tile_points(move) for move in moves]
-    best = max(gains)
-    ties = [move for move, gain in zip(moves, gains, strict=True) if gain >= best - 1e-9]
-    return ties[rng.randrange(len(ties))]
+        points = {move: float(rules_points(state, move)) for move in moves}
+        best = max(points.values())
+        moves = [move for move in moves if points[move] >= best]
+    return moves[rng.randrange(len(moves))]
+
+
+def rules_points(state: State, move: Move) -> int:
+    """The points a move makes now (tile and bonus; nothing for a draw or a pass)."""
+    if move.kind is not MoveKind.PLACE:
+        return -1
+    tile_points, bonuses = placement_points(state, move)
+    return tile_points + sum(found.points for found in bonuses)

@@ -9,8 +9,9 @@ import pytest
 
 from games.triominos import GAME
 from games.triominos import heuristic as h
-from games.triominos.rules import hand_limits, tiles_fitting
-from games.triominos.state import MoveKind, Options, State, placement
+from games.triominos.rules import GOING_OUT_BONUS, hand_limits, placement_points, tiles_fitting
+from games.triominos.state import Move, MoveKind, Options, State, placement
+from games.triominos.tiles import LAID_TO_TILE, total
 
 
 def same_table(table: h.Table, state: State) -> None:
@@ -25,6 +26,13 @@ def same_table(table: h.Table, state: State) -> None:
     )
 
 
+def points_now(state: State, move: Move) -> float:
+    """The points a placement makes now (tile and bonus; going out: +25)."""
+    tile_points, bonuses = placement_points(state, move)
+    going_out = GOING_OUT_BONUS if len(state.hands[state.turn]) == 1 else 0
+    return float(tile_points + sum(found.points for found in bonuses) + going_out)
+
+
 def step_both(table: h.Table, state: State, rng: random.Random) -> State:
     """A random legal move played by the engine and by the table."""
     moves = GAME.legal_moves(state)
@@ -33,10 +41,12 @@ def step_both(table: h.Table, state: State, rng: random.Random) -> State:
         tiles = (state.drawn,) if state.drawn else state.hands[state.turn]
         assert set(table.placements(tiles)) == {(m.laid, m.cell) for m in moves}
         best, ties = table.best_placements(tiles)
-        gains = {m: GAME.move_gain(state, m) for m in moves}
-        top = max(gains.values())
-        greedy = {(m.laid, m.cell) for m, gain in gains.items() if gain >= top - 0.5}
-        assert set(ties) == greedy
+        going_out = GOING_OUT_BONUS if len(state.hands[state.turn]) == 1 else 0
+        assert {(m.laid, m.cell) for m in moves if points_now(state, m) - going_out == best} == set(ties)
+        for m in moves:  # the normal level's measure, on the table and in the engine
+            assert m.cell is not None
+            weighed = points_now(state, m) + table.judgement(m.laid, m.cell, h.NORMAL)
+            assert GAME.move_gain(state, m) - 0.01 * total(LAID_TO_TILE[m.laid]) == pytest.approx(weighed)
     after, _ = GAME.apply(state, move)
     if move.kind is MoveKind.PLACE:
         assert move.cell is not None
