@@ -242,10 +242,14 @@ def play_all(args: argparse.Namespace) -> dict[str, Any]:
         done += 1
         if args.progress:
             rate = (time.perf_counter() - started) / done
-            print(f"  {done}/{len(todo)} {job[0]} game {summary.index}: {summary.score:g} "
-                  f"({summary.reason}, thinking {summary.thinking[0]:.1f}+{summary.thinking[1]:.1f} s, "
-                  f"cpu {summary.cpu[0]:.1f} s); "
-                  f"~{rate * (len(todo) - done) / 60:.0f} min left", file=sys.stderr, flush=True)
+            print(
+                f"  {done}/{len(todo)} {job[0]} game {summary.index}: {summary.score:g} "
+                f"({summary.reason}, thinking {summary.thinking[0]:.1f}+{summary.thinking[1]:.1f} s, "
+                f"cpu {summary.cpu[0]:.1f} s); "
+                f"~{rate * (len(todo) - done) / 60:.0f} min left",
+                file=sys.stderr,
+                flush=True,
+            )
 
     if args.jobs <= 1:
         for job in todo:

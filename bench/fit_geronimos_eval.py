@@ -23,8 +23,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.geronimos import GAME  # noqa: E402
-from games.geronimos import heuristic as h  # noqa: E402
+from games.geronimos import GAME
+from games.geronimos import heuristic as h
 
 
 def play(seed: int, explore: float, opening: int) -> tuple[list[list[float]], list[float], list[float]]:
@@ -96,7 +96,11 @@ def main() -> int:
     hand = 1 / (1 + np.exp(-test_hand / 60.0))
     decided = test_y != 0.5
     print(f"{len(train_y)} training positions, {len(test_y)} test positions")
-    for name, p in (("constant", np.full(len(test_y), train_y.mean())), ("hand-tuned", hand), ("learned", predicted)):
+    for name, p in (
+        ("constant", np.full(len(test_y), train_y.mean())),
+        ("hand-tuned", hand),
+        ("learned", predicted),
+    ):
         right = np.mean((p[decided] > 0.5) == (test_y[decided] > 0.5))
         print(f"{name:10}: log loss {log_loss(p, test_y):.4f}, favourite won {100 * right:.1f} %")
     print("LEARNED_WEIGHTS = (")

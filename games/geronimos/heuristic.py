@@ -137,6 +137,16 @@ NO_SIDES: tuple[int, ...] = ()
 """The sides of a Leader (blank and wild) in :class:`Table`."""
 
 
+Front = tuple[int, dict[int, int]]
+"""An empty cell next to the table: how many cards it touches, and side -> number asked."""
+
+
+@lru_cache(maxsize=1 << 16)
+def ring_of(cell: Cell) -> int:
+    """The ring ``cell`` lies in (remembered)."""
+    return distance(cell)
+
+
 @lru_cache(maxsize=1 << 16)
 def around_cells(cell: Cell) -> tuple[Cell, ...]:
     """The six neighbours of ``cell`` (remembered: playouts ask for them very often)."""
@@ -176,10 +186,12 @@ class Table:
         self.owner: dict[Cell, int] = {cell: piece.owner for cell, piece in tops.items()}
         self.cards: dict[Cell, tuple[str, int]] = {cell: (p.card, p.rotation) for cell, p in tops.items()}
         self.sides: dict[Cell, tuple[int, ...]] = {cell: p.sides or NO_SIDES for cell, p in tops.items()}
-        self.frontier: dict[Cell, None] = dict.fromkeys(rules.frontier(tops))
+        self.frontier: dict[Cell, Front] = {cell: self.front_of(cell) for cell in rules.frontier(tops)}
+        """Every empty cell next to the table, with how many cards it touches and the number
+        each touching number card asks for on each of its sides."""
         self.rings: dict[int, int] = {}
         for cell in tops:
-            ring_number = distance(cell)
+            ring_number = ring_of(cell)
             self.rings[ring_number] = self.rings.get(ring_number, 0) + 1
         self.full = full_rings(tops)
         self.bags: list[list[str]] = [list(bag) for bag in state.bags]
@@ -199,19 +211,42 @@ class Table:
         }
         """For every card on the table, how many enemy cards stand around it."""
 
+    def front_of(self, cell: Cell) -> Front:
+        """How many cards the empty ``cell`` touches and what their numbers ask for."""
+        count = 0
+        asked: dict[int, int] = {}
+        for side, other in enumerate(around_cells(cell)):
+            numbers = self.sides.get(other)
+            if numbers is None:
+                continue
+            count += 1
+            if numbers:
+                asked[side] = numbers[(side + 3) % 6]
+        return count, asked
+
     def copy(self) -> Table:
         """An independent copy."""
         other = Table.__new__(Table)
         other.owner = dict(self.owner)
         other.cards = dict(self.cards)
         other.sides = dict(self.sides)
-        other.frontier = dict(self.frontier)
+        other.frontier = {cell: (count, dict(asked)) for cell, (count, asked) in self.frontier.items()}
         other.rings = dict(self.rings)
         other.bags = [list(bag) for bag in self.bags]
         other.counts = list(self.counts)
         other.around = dict(self.around)
-        for name in ("full", "turn", "drawn", "bonus_left", "bonus_card", "opening", "open_table",
-                     "compulsory", "finished", "winner"):
+        for name in (
+            "full",
+            "turn",
+            "drawn",
+            "bonus_left",
+            "bonus_card",
+            "opening",
+            "open_table",
+            "compulsory",
+            "finished",
+            "winner",
+        ):
             setattr(other, name, getattr(self, name))
         return other
 
@@ -232,32 +267,23 @@ class Table:
             if not self.opening:
                 found.extend((LEADER, 0, cell, True) for cell in owner)
             return found
-        sides = self.sides
         single_ok = self.opening or self.open_table
         index = DOT_INDEX[card]
-        laid_sides: tuple[int, ...] = ()
-        for cell in self.frontier:
-            contacts = 0
+        ring = self.full + 1
+        for cell, (contacts, asked) in self.frontier.items():
+            if contacts < 2 and not (single_ok or ring_of(cell) == ring):
+                continue
+            if not asked:
+                found.extend((card, turned, cell, False) for turned in range(6))
+                continue
             rotation = -1
-            fits = True
-            for side, other in enumerate(around_cells(cell)):
-                numbers = sides.get(other)
-                if numbers is None:
-                    continue
-                contacts += 1
-                if not numbers:
-                    continue
-                number = numbers[(side + 3) % 6]
+            laid_sides: tuple[int, ...] = ()
+            for side, number in asked.items():
                 if rotation < 0:
                     rotation = (side - index[number]) % 6
                     laid_sides = SIDES[card, rotation]
                 elif laid_sides[side] != number:
-                    fits = False
                     break
-            if not fits or (contacts < 2 and not (single_ok or distance(cell) == self.full + 1)):
-                continue
-            if rotation < 0:
-                found.extend((card, turned, cell, False) for turned in range(6))
             else:
                 found.append((card, rotation, cell, False))
         if not self.opening:
@@ -355,13 +381,26 @@ class Table:
         self.owner[cell] = seat
         self.cards[cell] = (card, rotation)
         self.sides[cell] = NO_SIDES if card == LEADER else SIDES[card, rotation]
+        numbers = self.sides[cell]
+        frontier = self.frontier
+        for side, other in enumerate(around_cells(cell)):
+            if other in self.owner:
+                continue
+            facing = (side + 3) % 6
+            entry = frontier.get(other)
+            if entry is None:
+                entry = frontier[other] = (0, {})
+            asked = entry[1]
+            if previous is None:
+                frontier[other] = (entry[0] + 1, asked)
+            if numbers:
+                asked[facing] = numbers[side]
+            else:
+                asked.pop(facing, None)
         if previous is None:
             self.counts[seat] += 1
-            self.frontier.pop(cell, None)
-            for other in around_cells(cell):
-                if other not in self.owner:
-                    self.frontier[other] = None
-            ring_number = distance(cell)
+            frontier.pop(cell, None)
+            ring_number = ring_of(cell)
             self.rings[ring_number] = self.rings.get(ring_number, 0) + 1
             while self.rings.get(self.full + 1, 0) == (1 if self.full + 1 == 0 else 6 * (self.full + 1)):
                 self.full += 1

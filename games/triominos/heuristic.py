@@ -66,11 +66,13 @@ OPTIONS: dict[Need, Options] = {
 }
 NOTHING: Options = ((), frozenset())
 TILE_POINTS: dict[str, int] = {tile: total(tile) for tile in TILES}
+
+
 class Weights(NamedTuple):
     """How the ``normal`` player weighs a placement beside the points it makes now: the bonus
-    chances it opens to the others (``caution``, :meth:`Table.exposure`), each of its own tiles
-    that would still have a place (``mobility``, :meth:`Table.mobility`), and a bonus it could
-    take later itself (``reserve``, a share of it)."""
+    chances it opens to the others (``caution``), each of its own tiles that would still have a
+    place (``mobility``), and a bonus it could take later itself (``reserve``, a share of it):
+    see :meth:`Table.judgement`."""
 
     caution: float = 0.0
     mobility: float = 0.0
@@ -78,11 +80,13 @@ class Weights(NamedTuple):
 
 
 PLAIN = Weights()
-"""The points now and nothing else: the playouts' policy (fast)."""
+"""The points now and nothing else (fast)."""
 NORMAL = Weights(caution=1.0, mobility=20.0, reserve=0.8)
 """The ``normal`` level's weights, chosen on games against the plain policy (seeds 60000-63299;
 600 games each: caution 1 and mobility 10 won 57.5 %, with mobility 20 58.8 %, 40 57.3 %;
 without the reserve, or with the next player's chance to be stuck, no better)."""
+PLAYOUT_WEIGHTS = PLAIN
+"""The policy of every seat in the search's playouts."""
 
 
 @lru_cache(maxsize=1 << 16)
@@ -193,8 +197,21 @@ class Table:
         other.hands = [list(hand) for hand in self.hands]
         other.well = list(self.well)
         other.scores = list(self.scores)
-        for name in ("players", "active", "turn", "opener", "opening", "drawn", "passes", "target",
-                     "draw_limit", "finished", "winners", "round_ends", "pending"):
+        for name in (
+            "players",
+            "active",
+            "turn",
+            "opener",
+            "opening",
+            "drawn",
+            "passes",
+            "target",
+            "draw_limit",
+            "finished",
+            "winners",
+            "round_ends",
+            "pending",
+        ):
             setattr(other, name, getattr(self, name))
         return other
 
@@ -221,6 +238,7 @@ class Table:
         board = self.board
         best = -math.inf
         ties: list[tuple[str, Cell]] = []
+        spots = self.spots(set(self.hands[self.turn])) if weights is not PLAIN else None
         for cell, (fits, kinds) in self.frontier.items():
             if held.isdisjoint(kinds):
                 continue
@@ -229,94 +247,78 @@ class Table:
                 if tile not in held:
                     continue
                 gain: float = points + extra
-                if weights is not PLAIN:
-                    gain += self.judgement(laid, cell, weights)
+                if spots is not None:
+                    gain += self.judgement(laid, cell, weights, spots)
                 if gain > best + 1e-9:
                     best, ties = gain, [(laid, cell)]
                 elif gain >= best - 1e-9:
                     ties.append((laid, cell))
         return best, ties
 
-    def judgement(self, laid: str, cell: Cell, weights: Weights) -> float:
-        """What ``weights`` add to the points of laying ``laid`` on ``cell``."""
-        value = 0.0
-        if weights.caution:
-            value -= weights.caution * self.exposure(laid, cell, weights.reserve)
-        if weights.mobility:
-            value += weights.mobility * self.mobility(laid, cell)
-        return value
-
-    def exposure(self, laid: str, cell: Cell, reserve: float = 0.0) -> float:
-        """How much laying ``laid`` on ``cell`` changes the bonus points the other players may
-        expect to take next, as the seat to act can judge it: for every empty cell around it
-        that would give a bridge or a hexagon, the bonus times the chance that some other
-        hand holds a tile fitting there (each tile the mover cannot see is in another hand with
-        the chance the hands' share of the unseen tiles); less ``reserve`` times the bonuses
-        the mover itself could take later."""
-        seat = self.turn
-        board = self.board
-        numbers = self.numbers
-        own = set(self.hands[seat])
-        tile = LAID_TO_TILE[laid]
-        unseen = len(TILES) - len(self.on_table) - len(own)
-        others = sum(len(self.hands[other]) for other in self.active if other != seat)
-        if unseen <= 1 or not others:
-            return 0.0
-        share = others / (unseen - (0 if tile in own else 1))
-        hidden = self.on_table | own | {tile}
-        around = [c for c in touching(cell) if c not in board]
-        before = sum(self.chance(c, hidden, share, reserve) for c in around if c in self.frontier)
-        added = [corner for corner in corners(cell) if corner not in numbers]
-        board[cell] = laid
-        for corner, digit in zip(corners(cell), laid, strict=True):
-            numbers.setdefault(corner, int(digit))
-        try:
-            after = sum(
-                self.chance(c, hidden, share, reserve)
-                for c in around
-                if any(n in board for n in neighbours(c))
-            )
-        finally:
-            del board[cell]
-            for corner in added:
-                del numbers[corner]
-        return after - before
-
-    def mobility(self, laid: str, cell: Cell) -> int:
-        """How many of the mover's other tiles would still have a place after laying ``laid``
-        on ``cell``."""
+    def judgement(
+        self, laid: str, cell: Cell, weights: Weights, spots: dict[str, int] | None = None
+    ) -> float:
+        """What ``weights`` add to the points of laying ``laid`` on ``cell``: ``mobility`` for
+        each of the mover's other tiles that would still have a place, less ``caution`` times
+        the change of the bonus points the others may expect to take next (for every empty cell
+        around that would give a bridge or a hexagon, the bonus times the chance that another
+        hand holds a tile fitting there: each tile the mover cannot see is in another hand with
+        the chance of the hands' share of the unseen tiles), less ``reserve`` times the bonuses
+        the mover could take there itself later. ``spots``: :meth:`spots` of the mover's hand,
+        when already counted. Reads only what the mover can see."""
         seat = self.turn
         board = self.board
         numbers = self.numbers
         frontier = self.frontier
         tile = LAID_TO_TILE[laid]
-        hand = set(self.hands[seat])
-        hand.discard(tile)
-        if not hand:
-            return 0
+        own = set(self.hands[seat])
+        counts = dict(self.spots(own) if spots is None else spots)
+        unseen = len(TILES) - len(self.on_table) - len(own)
+        others = sum(len(self.hands[other]) for other in self.active if other != seat)
+        share = others / unseen if unseen > 0 else 0.0
+        hidden = self.on_table | own
+        reserve = weights.reserve
+        around = [c for c in touching(cell) if c not in board]
+        exposure = 0.0
+        for other in (cell, *around):
+            entry = frontier.get(other)
+            if entry is None:
+                continue
+            for kind in entry[1] & own:
+                counts[kind] -= 1
+            if weights.caution:  # the cell itself too: a bonus taken is denied to the others
+                exposure -= self.chance(other, hidden, share, reserve)
         added = [corner for corner in corners(cell) if corner not in numbers]
         board[cell] = laid
         for corner, digit in zip(corners(cell), laid, strict=True):
             numbers.setdefault(corner, int(digit))
         try:
-            changed = {c for c in (*touching(cell), *neighbours(cell)) if c not in board}
-            union: set[str] = set()
-            for other, (_, kinds) in frontier.items():
-                if other != cell and other not in changed:
-                    union |= kinds
-            for other in changed:
-                if any(n in board for n in neighbours(other)):
-                    union |= options_at(numbers, other)[1]
+            for other in around:
+                if not any(n in board for n in neighbours(other)):
+                    continue
+                for kind in options_at(numbers, other)[1] & own:
+                    counts[kind] = counts.get(kind, 0) + 1
+                if weights.caution:
+                    exposure += self.chance(other, hidden, share, reserve)
         finally:
             del board[cell]
             for corner in added:
                 del numbers[corner]
-        return len(hand & union)
+        mobility = sum(1 for kind in own if kind != tile and counts.get(kind, 0) > 0)
+        return weights.mobility * mobility - weights.caution * exposure
+
+    def spots(self, tiles: set[str]) -> dict[str, int]:
+        """For each of ``tiles``, on how many frontier cells it fits."""
+        counts = dict.fromkeys(tiles, 0)
+        for _, kinds in self.frontier.values():
+            for kind in kinds & tiles:
+                counts[kind] += 1
+        return counts
 
     def chance(self, cell: Cell, hidden: set[str], share: float, reserve: float) -> float:
         """The bonus on ``cell`` times the chance another hand fits it, less ``reserve`` times
         the bonus the mover can take there later when nobody takes it first (see
-        :meth:`exposure`)."""
+        :meth:`judgement`)."""
         extra = bonus_points(self.board, cell)
         if not extra:
             return 0.0
@@ -508,7 +510,7 @@ class Table:
                 return
             if self.pending:
                 self.deal(deals or rng)
-            self.greedy_step(rng)
+            self.greedy_step(rng, PLAYOUT_WEIGHTS)
 
 
 # -- the normal level ------------------------------------------------------------------------------

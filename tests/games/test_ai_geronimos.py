@@ -15,8 +15,22 @@ from games.geronimos.state import MoveKind
 def same_table(table: h.Table, state: State) -> None:
     """The table holds what the engine's state holds."""
     fresh = h.Table(state)
-    for name in ("owner", "cards", "sides", "rings", "full", "bags", "turn", "drawn", "bonus_left",
-                 "bonus_card", "opening", "finished", "winner", "counts"):
+    for name in (
+        "owner",
+        "cards",
+        "sides",
+        "rings",
+        "full",
+        "bags",
+        "turn",
+        "drawn",
+        "bonus_left",
+        "bonus_card",
+        "opening",
+        "finished",
+        "winner",
+        "counts",
+    ):
         assert getattr(table, name) == getattr(fresh, name), name
     assert set(table.frontier) == set(fresh.frontier)
 
@@ -49,7 +63,9 @@ def test_the_table_plays_the_engines_rules(seed: int, options: dict[str, object]
                     if move.kind is MoveKind.PLACE:
                         assert move.cell is not None
                         card, rotation = (LEADER, 0) if move.laid == LEADER else unlaid(move.laid)
-                        assert table.gain(card, rotation, move.cell) == pytest.approx(GAME.move_gain(state, move))
+                        assert table.gain(card, rotation, move.cell) == pytest.approx(
+                            GAME.move_gain(state, move)
+                        )
                 assert table.value(state.turn) == pytest.approx(GAME.evaluate(state, state.turn))
             move = moves[rng.randrange(len(moves))]
             state, _ = GAME.apply(state, move)

@@ -4,6 +4,7 @@ determinized hands honour what the round told (draws, passes, the opening)."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -11,7 +12,7 @@ from games.triominos import GAME
 from games.triominos import heuristic as h
 from games.triominos.rules import GOING_OUT_BONUS, hand_limits, placement_points, tiles_fitting
 from games.triominos.state import Move, MoveKind, Options, State, placement
-from games.triominos.tiles import LAID_TO_TILE, total
+from games.triominos.tiles import LAID_TO_TILE, TILES, total
 
 
 def same_table(table: h.Table, state: State) -> None:
@@ -22,7 +23,10 @@ def same_table(table: h.Table, state: State) -> None:
     assert [sorted(hand) for hand in table.hands] == [sorted(hand) for hand in fresh.hands]
     assert table.well == fresh.well and table.scores == fresh.scores
     assert (table.turn, table.passes, table.drawn, table.opening) == (
-        fresh.turn, fresh.passes, fresh.drawn, fresh.opening
+        fresh.turn,
+        fresh.passes,
+        fresh.drawn,
+        fresh.opening,
     )
 
 
@@ -63,7 +67,9 @@ def step_both(table: h.Table, state: State, rng: random.Random) -> State:
     return after
 
 
-@pytest.mark.parametrize(("players", "seed", "limit"), [(2, 1, "unlimited"), (2, 2, "3"), (3, 3, "unlimited"), (4, 4, "3")])
+@pytest.mark.parametrize(
+    ("players", "seed", "limit"), [(2, 1, "unlimited"), (2, 2, "3"), (3, 3, "unlimited"), (4, 4, "3")]
+)
 def test_the_table_plays_the_engines_rules(players: int, seed: int, limit: str) -> None:
     rng = random.Random(seed)
     state = GAME.new(players, Options(target=200, max_draws=limit), seed=seed)
@@ -138,3 +144,40 @@ def test_nobody_else_held_a_tile_above_the_opening() -> None:
         whole = GAME.determinize(seen, opener, random.Random(n))
         assert all(opening_rank(tile) < opening_rank(top) for tile in whole.hands[1 - opener])
     assert placement  # the shared move values are what the table's moves name
+
+
+def test_the_normal_measure_counts_what_the_placement_changes() -> None:
+    """The normal level's measure, worked out around the placed tile only, equals counting on
+    the whole table after the move: the mover's tiles that still have a place, and the bonus
+    chances of every empty cell."""
+    rng = random.Random(4)
+    state = GAME.new(2, seed=11)
+    checked = 0
+    while GAME.to_act(state) is not None and checked < 150:
+        moves = GAME.legal_moves(state)
+        for move in moves[:6]:
+            if move.kind is not MoveKind.PLACE or state.opening or state.drawn:
+                continue
+            assert move.cell is not None
+            table = h.Table(state)
+            seat = state.turn
+            after, _ = GAME.apply(state, move)
+            if after.round != state.round:
+                continue
+            later = h.Table(replace(after, turn=seat))
+            mover_hand = set(after.hands[seat])
+            keeping = sum(1 for tile in mover_hand if later.fits_somewhere(tile))
+            assert table.judgement(move.laid, move.cell, h.Weights(mobility=1.0)) == keeping
+            own = set(state.hands[seat])
+            unseen = len(TILES) - len(table.on_table) - len(own)
+            share = len(state.hands[1 - seat]) / unseen
+            hidden = table.on_table | own
+            weights = h.Weights(caution=1.0, reserve=0.5)
+            before = sum(table.chance(c, hidden, share, 0.5) for c in table.frontier)
+            later.hands = table.hands  # the mover's hand as it was when it weighed the move
+            later.on_table = table.on_table
+            after_chances = sum(later.chance(c, hidden, share, 0.5) for c in later.frontier)
+            assert table.judgement(move.laid, move.cell, weights) == pytest.approx(before - after_chances)
+            checked += 1
+        state, _ = GAME.apply(state, moves[rng.randrange(len(moves))])
+    assert checked >= 100
