@@ -13,6 +13,7 @@ from dataclasses import dataclass, fields
 from typing import Any, ClassVar, Protocol, TypeVar
 
 from bot.ratings import RatingUpdate
+from bot.status import Status
 
 
 class Row(Protocol):
@@ -110,7 +111,7 @@ class GameRow:
     guild_id: int | None
     channel_id: int
     host_id: int
-    status: str
+    status: Status
     options: dict[str, Any]
     seed: int
     deal: Any
@@ -140,7 +141,7 @@ class GameRow:
     @classmethod
     def from_row(cls, row: Row) -> GameRow:
         """The game in a ``games`` row (selected with :attr:`COLUMNS`)."""
-        return _build(cls, row, options=_json, deal=_json, snapshot=_json, outcome=_json)
+        return _build(cls, row, status=Status, options=_json, deal=_json, snapshot=_json, outcome=_json)
 
 
 @dataclass(frozen=True)
@@ -283,3 +284,73 @@ class HistoryRow:
     def from_row(cls, row: Row) -> HistoryRow:
         """A line of the history query."""
         return _build(cls, row, players=_count, won=bool, helped=bool)
+
+
+@dataclass(frozen=True)
+class Season:
+    """A server's leaderboard season: its results are those that finished after ``started_at``
+    and until ``ended_at`` (None: the current season)."""
+
+    number: int
+    started_at: float
+    ended_at: float | None = None
+
+    @property
+    def current(self) -> bool:
+        """True for the season that is running."""
+        return self.ended_at is None
+
+    @classmethod
+    def from_row(cls, row: Row) -> Season:
+        """A row of ``seasons``."""
+        return _build(cls, row, started_at=float, ended_at=_float)
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """One thing a server's admin did (``admin_log``)."""
+
+    number: int
+    user_id: int
+    action: str
+    details: dict[str, Any]
+    created_at: float
+    undone_at: float | None = None
+
+    @classmethod
+    def from_row(cls, row: Row) -> LogEntry:
+        """A row of ``admin_log``."""
+        return _build(cls, row, details=_json, created_at=float, undone_at=_float)
+
+
+@dataclass(frozen=True)
+class Forgotten:
+    """What removing a player's data from one server changed, table by table."""
+
+    seats: int
+    moves: int
+    results: int
+    ratings: int
+    season_ratings: int
+    hosted: int
+
+
+@dataclass(frozen=True)
+class TournamentHistoryRow:
+    """A finished tournament in a player's history."""
+
+    id: int
+    name: str
+    game: str
+    format: str
+    guild_id: int
+    channel_id: int
+    finished_at: float
+    final_rank: int | None
+    final_points: float | None
+    entrants: int
+
+    @classmethod
+    def from_row(cls, row: Row) -> TournamentHistoryRow:
+        """A line of the tournament history query."""
+        return _build(cls, row, final_points=_float, entrants=_count)
