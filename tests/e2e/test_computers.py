@@ -24,6 +24,7 @@ from tests.e2e.helpers import (
     Watch,
     build_bot,
     game_state,
+    last_mover,
     make_world,
     only_game,
     posts,
@@ -85,7 +86,7 @@ async def test_hard_computers_play_a_game_to_the_end(world: Any, db_path: str, n
         if status != "playing":
             break
         await take_first_suggestion(env, place, alice, name)
-        watch.after(game_id, alice.id)
+        watch.after(game_id, last_mover(db_path, game_id))
     assert game_state(db_path, game_id)[0] == "finished"
     levels = {level for (level,) in rows(db_path, "SELECT ai_level FROM seats WHERE user_id IS NULL")}
     assert levels == {"hard"}
