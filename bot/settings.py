@@ -26,7 +26,8 @@ from urllib.parse import urlsplit
 
 from bot.limits import Rate
 from bot.shards import ShardError, Shards, parse_ids
-from games.ai import Budget
+from games.ai import DEFAULT_SECONDS, Budget
+from games.ai.budget import MAX_SCALE
 
 DEFAULT_DB = "data/tilehost.db"
 LOCAL_DB = "data/local.db"
@@ -91,10 +92,19 @@ SETTINGS: tuple[Setting, ...] = (
         "for one game, a server's `/tilehost clock` for its games)",
     ),
     Setting(
+        "TILEHOST_COMPUTER_EFFORT",
+        "1",
+        f"a number from 0.1 to {MAX_SCALE:g} (1: each game's default)",
+        "how many search playouts a `hard` computer player (and a hint) makes for one move, as a "
+        "multiple of each game's own number (1: at most about 2 s a move on a 2-core machine); see "
+        "docs/computer-players.md",
+    ),
+    Setting(
         "TILEHOST_COMPUTER_SECONDS",
-        "2",
+        f"{DEFAULT_SECONDS:g}",
         "a number of seconds from 0.1 to 30",
-        "how long a `hard` computer player (and a hint) thinks about one move",
+        "the most a `hard` computer player (and a hint) may think about one move: a cap for a very "
+        "busy machine (its strength is in playouts, TILEHOST_COMPUTER_EFFORT)",
     ),
     Setting(
         "TILEHOST_RATE_USER",
@@ -173,10 +183,14 @@ class Settings:
     """The database: a SQLite file path, or a ``postgresql://`` URL."""
     turn_hours: int = 24
     """The default turn clock in hours; 0: no clock."""
-    computer_seconds: float = 2.0
-    """How long a ``hard`` computer player (and a hint) thinks about one move."""
+    computer_seconds: float = DEFAULT_SECONDS
+    """The most seconds a ``hard`` computer player (and a hint) may spend on one move: a cap
+    for a very busy machine (the strength is in playouts, ``computer_effort``)."""
+    computer_effort: float = 1.0
+    """How many search playouts a ``hard`` decision makes, as a multiple of each game's own
+    number (1: at most about 2 s a move on a 2-core machine)."""
     computer_iterations: int | None = None
-    """Instead of time, a number of search playouts per decision (tests: reproducible)."""
+    """Instead, a fixed number of search playouts per decision, with no time cap (tests)."""
     log_level: str = "INFO"
     shard_count: int | None = None
     """How many Discord shards the bot has in all (None: not set)."""
@@ -244,8 +258,8 @@ class Settings:
     def computer_budget(self) -> Budget:
         """What a ``hard`` computer (and a hint) may spend on one decision."""
         if self.computer_iterations is not None:
-            return Budget(seconds=None, iterations=self.computer_iterations)
-        return Budget(seconds=self.computer_seconds)
+            return Budget(playouts=self.computer_iterations, seconds=None)
+        return Budget(seconds=self.computer_seconds, scale=self.computer_effort)
 
     @property
     def turn_seconds(self) -> int:
@@ -410,6 +424,22 @@ def _rate(problems: _Problems, env: Mapping[str, str], name: str, default: Rate)
         return default
 
 
+def _effort(problems: _Problems, env: Mapping[str, str]) -> float:
+    name = "TILEHOST_COMPUTER_EFFORT"
+    text = env.get(name, "").strip()
+    if not text:
+        return 1.0
+    try:
+        effort = float(text)
+    except ValueError:
+        problems.refuse(name, text)
+        return 1.0
+    if not 0.1 <= effort <= MAX_SCALE:
+        problems.refuse(name, text)
+        return 1.0
+    return effort
+
+
 def _seconds(problems: _Problems, env: Mapping[str, str], name: str, default: float) -> float:
     text = env.get(name, "").strip()
     if not text:
@@ -518,7 +548,8 @@ def load_settings(env_file: str | Path | None = ".env", *, require_token: bool =
         dev_guild_id=_whole(problems, env, "DEV_GUILD_ID", 1, (1 << 64) - 1),
         db_path=_database(problems, env, "TILEHOST_DB", DEFAULT_DB),
         turn_hours=24 if turn_hours is None else turn_hours,
-        computer_seconds=_seconds(problems, env, "TILEHOST_COMPUTER_SECONDS", 2.0),
+        computer_seconds=_seconds(problems, env, "TILEHOST_COMPUTER_SECONDS", DEFAULT_SECONDS),
+        computer_effort=_effort(problems, env),
         log_level=_log_level(problems, env),
         shard_count=shard_count,
         shard_ids=shard_ids,

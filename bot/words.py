@@ -8,6 +8,7 @@ and the Discord layer allows exactly the users it meant to ping.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
@@ -431,11 +432,15 @@ def private_ack(session: Session, steps: Sequence[Step], seat: int | None) -> st
 
 def hint_message(session: Session, decision: ai.Decision, command: str) -> str:
     """A hint in words: the move, the points it makes now, how the computer rates the asker's
-    chances after it, and what it sets up (the asker's own next moves in the line it expects)."""
+    chances after it and how sure it is of the move (its lead over the next best move), and what
+    it sets up (the asker's own next moves in the line it expects)."""
     game = session.game
     facts = [_points_now(game, decision.points)]
     if decision.value is not None and session.game.max_players > 1 and len(session.seats) > 1:
         facts.append(f"the computer rates your chances at {round(decision.value * 100)} %")
+        sureness = _sureness(decision.confidence)
+        if sureness:
+            facts.append(sureness)
     setup = [f"`{step.notation}`" + _signed(game, step.points) for step in decision.setup[:2]]
     if setup:
         facts.append("it sets up " + " then ".join(setup))
@@ -443,6 +448,20 @@ def hint_message(session: Session, decision: ai.Decision, command: str) -> str:
         f"💡 The computer would play `{decision.notation}`: {'; '.join(facts)}.\n"
         f"Play it with `{command} move:{decision.notation}`; it leads the suggestions, marked as the hint."
     )
+
+
+def _sureness(confidence: ai.Confidence | None) -> str:
+    """How sure the hint is, from the search's paired results against the next best move: the
+    gap in chances with its 95 % margin (two standard errors), or a close call."""
+    if confidence is None:
+        return ""
+    rival = f"`{confidence.runner_up}`"
+    gap = round(confidence.gap * 100)
+    margin = max(1, round(2 * confidence.error * 100)) if math.isfinite(confidence.error) else None
+    if confidence.z < 1 or gap <= 0 or margin is None:
+        return f"a close call: {rival} is about as good"
+    certainty = "clearly" if confidence.sure else "probably"
+    return f"{certainty} better than {rival} (chances +{gap} %, ± {margin} %)"
 
 
 def _points_now(game: Game[Any, Any], points: float) -> str:

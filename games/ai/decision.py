@@ -4,6 +4,7 @@ hint from these; they pickle, so a worker process can hand them back."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,7 +35,9 @@ class Choice:
     None when not searched;
     ``points``: the mean change of the mover's score it makes at once (in the game's own
     units: in Geominos points are bad), over the worlds sampled; ``gain``: the game's
-    ``move_gain`` (the greedy player's measure).
+    ``move_gain`` (the greedy player's measure); ``error``: the standard error of ``value``
+    (None with fewer than two playouts); ``score`` and ``lead``: the mover's mean score and
+    score lead where the playouts ended (see :class:`~games.ai.profile.Result`).
     """
 
     move: Any
@@ -43,6 +46,34 @@ class Choice:
     value: float | None = None
     points: float = 0.0
     gain: float = 0.0
+    error: float | None = None
+    score: float | None = None
+    lead: float | None = None
+
+
+@dataclass(frozen=True)
+class Confidence:
+    """How sure the search is of its move: the ``gap`` between its value and the runner-up's
+    (``runner_up``, in notation), paired over the ``worlds`` both played, with the gap's
+    standard ``error``. The runner-up is the best other move by value (so ``gap`` may be
+    slightly negative when a switch rule kept the game's own first choice)."""
+
+    runner_up: str
+    gap: float
+    error: float
+    worlds: int
+
+    @property
+    def z(self) -> float:
+        """The gap in standard errors (large when the move is clearly the best)."""
+        if self.error <= 0:
+            return math.inf if self.gap > 0 else 0.0
+        return self.gap / self.error
+
+    @property
+    def sure(self) -> bool:
+        """True when the move is better than the runner-up beyond doubt (two standard errors)."""
+        return self.z >= 2.0
 
 
 @dataclass(frozen=True)
@@ -61,9 +92,10 @@ class Decision:
     reached (``why``, one of :class:`Why`).
 
     ``choices`` are the moves weighed, best first (the chosen one first), at most a handful;
-    ``line`` is the expected play after the move (the search's most visited line, opponents'
-    moves included: what the move sets up); ``iterations`` and ``seconds`` say how much
-    thinking went into it.
+    ``line`` is the expected play after the move (the line of its first playout, opponents'
+    moves included: what the move sets up); ``playouts``, ``worlds`` and ``seconds`` say how
+    much thinking went into it; ``confidence`` how sure the search is (None without a search or
+    without a rival).
     """
 
     move: Any
@@ -73,8 +105,10 @@ class Decision:
     why: str
     choices: tuple[Choice, ...] = ()
     line: tuple[Step, ...] = ()
-    iterations: int = 0
+    playouts: int = 0
+    worlds: int = 0
     seconds: float = 0.0
+    confidence: Confidence | None = None
     extra: dict[str, Any] = field(default_factory=dict)
     """Game facts an expert adds (e.g. a solver's verdict)."""
 

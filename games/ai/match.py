@@ -22,7 +22,8 @@ MAX_PLIES = 100_000
 @dataclass(frozen=True)
 class MatchResult:
     """A finished game: its record, outcome, and per seat the decisions made and the longest
-    one (seconds, wall clock)."""
+    one (seconds, wall clock), the seconds spent deciding in all (wall clock) and the processor
+    seconds they took (the work, whatever else the machine is doing)."""
 
     record: records.Record
     outcome: Outcome
@@ -31,6 +32,10 @@ class MatchResult:
     slowest: tuple[float, ...]
     thinking: tuple[float, ...]
     """Per seat, the seconds spent deciding in all."""
+    cpu: tuple[float, ...] = ()
+    """Per seat, the processor seconds spent deciding in all."""
+    slowest_cpu: tuple[float, ...] = ()
+    """Per seat, the processor seconds of its costliest decision."""
 
 
 def play_match(
@@ -58,17 +63,29 @@ def play_match(
     decisions = [0] * players
     slowest = [0.0] * players
     thinking = [0.0] * players
+    cpu = [0.0] * players
+    slowest_cpu = [0.0] * players
     for _ in range(MAX_PLIES):
         seat = game.to_act(state)
         if seat is None:
             outcome = game.outcome(state)
             assert outcome is not None
             return MatchResult(
-                record, outcome, tuple(levels), tuple(decisions), tuple(slowest), tuple(thinking)
+                record,
+                outcome,
+                tuple(levels),
+                tuple(decisions),
+                tuple(slowest),
+                tuple(thinking),
+                tuple(cpu),
+                tuple(slowest_cpu),
             )
-        started = time.perf_counter()
+        started, processor = time.perf_counter(), time.process_time()
         move = computers[seat].choose(game, state)
         spent = time.perf_counter() - started
+        work = time.process_time() - processor
+        cpu[seat] += work
+        slowest_cpu[seat] = max(slowest_cpu[seat], work)
         decisions[seat] += 1
         slowest[seat] = max(slowest[seat], spent)
         thinking[seat] += spent

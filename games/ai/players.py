@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from games.ai.decision import Choice, Decision, Why
+from games.ai.profile import profile_of
 from games.core import Game, GameOptions
 from games.errors import GameError
 
@@ -102,7 +103,8 @@ class RandomPlayer(SimplePlayer):
 @dataclass
 class EasyPlayer(SimplePlayer):
     """Greedy with randomness, so that beginners win sometimes: usually one of the few best moves
-    by immediate gain (the better the likelier), now and then any legal move. The ``easy`` level."""
+    by immediate gain (the better the likelier), now and then any legal move; or the game's own
+    beginner (its profile's ``easy``). The ``easy`` level."""
 
     level: ClassVar[str] = "easy"
     why: ClassVar[str] = Why.EASY
@@ -110,6 +112,9 @@ class EasyPlayer(SimplePlayer):
     def choose(self, game: Game[Any, Any], state: Any) -> Any:
         """A good move, not always the best."""
         moves = legal_or_error(game, state)
+        beginner = profile_of(game).easy
+        if beginner is not None:
+            return beginner(game, state, self.rng)
         if self.rng.random() < EASY_BLUNDER:
             return moves[self.rng.randrange(len(moves))]
         best = game.rank_moves(state, moves)[:EASY_SPREAD]

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from games.core import Game
 
@@ -25,6 +25,26 @@ Order = Callable[[Game[Any, Any], Any, list[Any]], list[Any]]
 Stop = Callable[[Game[Any, Any], Any, Any], bool]
 """Whether a playout stops here (given the searched state and the state reached): a round
 ended, say, where judging is easier than playing on."""
+
+
+class Result(NamedTuple):
+    """What one playout says about the searching seat: ``value`` from 0 (last) to 1 (first;
+    for two players about the chance of winning), its ``score`` and score ``lead`` over the
+    best other seat where the playout ended (in the game's units; in Geominos points are bad),
+    and the ``points`` the candidate move itself made."""
+
+    value: float
+    score: float
+    lead: float
+    points: float
+
+
+Run = Callable[[Any, random.Random], Result]
+"""Plays one candidate move out in a prepared world: ``run(move, dice)``."""
+Simulator = Callable[[Game[Any, Any], Any, int, "SearchProfile"], Run]
+"""A game's own playouts: ``simulator(game, world, seat, profile)`` prepares one sampled world
+(a whole state, the searching seat to act) and returns its :data:`Run`. Each ``run`` starts
+from the same world; equal dice give equal luck (common random numbers)."""
 
 
 @dataclass(frozen=True)
@@ -45,11 +65,20 @@ class SearchProfile:
     the default playout, the chance of a random move instead of the greedy one. ``sample``: when
     set, the default playout weighs only that many random legal moves (cheap playouts in games
     with hundreds of moves).
+    ``playouts``: how many playouts a ``hard`` decision makes by default (sized so that a
+    decision takes at most about 2 s on a 2-core machine; see :mod:`games.ai.budget`).
+    ``min_worlds``: worlds every candidate plays before any is dropped.
     ``playout``, ``order``, ``stop`` and ``expert`` are the game's own policy, move ordering,
-    playout end and expert (see :data:`Playout`, :data:`Order`, :data:`Stop`, :data:`Expert`).
+    playout end and expert (see :data:`Playout`, :data:`Order`, :data:`Stop`, :data:`Expert`);
+    ``simulator`` replaces the protocol-driven playouts with the game's own fast ones (see
+    :data:`Simulator`; ``horizon``, ``stop``, ``playout`` and ``epsilon`` then do not apply).
+    ``easy``: the ``easy`` level's policy, where the generic one (usually one of the three best
+    moves by immediate gain) would play too well for a beginner (a :data:`Playout`).
     """
 
     candidates: int = 8
+    playouts: int = 200
+    min_worlds: int = 3
     horizon: int = 12
     scale: float = 10.0
     confidence: float = 2.0
@@ -61,6 +90,8 @@ class SearchProfile:
     order: Order | None = None
     stop: Stop | None = None
     expert: Expert | None = None
+    simulator: Simulator | None = None
+    easy: Playout | None = None
 
 
 DEFAULT_PROFILE = SearchProfile()

@@ -71,9 +71,12 @@ class Geronimos(Game[State, Move]):
     notation_help: ClassVar[str] = NOTATION_HELP
     phrases: ClassVar[Mapping[str, str]] = PHRASES
     search_profile: ClassVar[SearchProfile] = SearchProfile(
-        horizon=8,
+        playouts=400,
+        min_worlds=6,
+        horizon=200,
         scale=60.0,
         playout=lambda game, state, rng: heuristic.playout_move(state, rng, game.legal_moves(state)),
+        simulator=heuristic.simulator,
     )
 
     # -- hooks ----------------------------------------------------------------------------

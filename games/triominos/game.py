@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 
 from games.ai.profile import SearchProfile
 from games.core import Events, Game, GameOptions, Outcome
-from games.triominos import notation, rules
+from games.triominos import heuristic, notation, rules
 from games.triominos.state import Move, MoveKind, Options, State
 from games.triominos.tiles import LAID_TO_TILE, total
 
@@ -83,7 +83,15 @@ class Triominos(Game[State, Move]):
     summary: ClassVar[str] = SUMMARY
     notation_help: ClassVar[str] = NOTATION_HELP
     phrases: ClassVar[Mapping[str, str]] = PHRASES
-    search_profile: ClassVar[SearchProfile] = SearchProfile(horizon=200, scale=30.0, stop=round_over)
+    search_profile: ClassVar[SearchProfile] = SearchProfile(
+        candidates=12,
+        playouts=600,
+        min_worlds=6,
+        scale=30.0,
+        stop=round_over,
+        simulator=heuristic.simulator,
+        easy=heuristic.beginner_move,
+    )
 
     # -- hooks -----------------------------------------------------------------------------
 
@@ -178,14 +186,16 @@ class Triominos(Game[State, Move]):
 
     def move_gain(self, state: State, move: Move) -> float:
         """Points now (tile, bonus, going out), minus penalties; a small bonus for shedding
-        heavy tiles."""
+        heavy tiles; less the bridges and hexagons the placement opens to the others, plus the
+        mover's tiles that keep a place and the bonuses it keeps for itself
+        (:func:`heuristic.judgement`). The ``normal`` level plays the best of it."""
         if move.kind != MoveKind.PLACE:
             return -float(rules.DRAW_PENALTY if move.kind == MoveKind.DRAW else rules.PASS_PENALTY)
         tile_points, bonuses = rules.placement_points(state, move)
         gain = float(tile_points + sum(found.points for found in bonuses))
         if len(state.hands[state.turn]) == 1 and not state.opening:
-            gain += rules.GOING_OUT_BONUS + rules.others_total(state, state.turn)
-        return gain + 0.01 * total(LAID_TO_TILE[move.laid])
+            gain += rules.GOING_OUT_BONUS  # and the others' hands, which the mover cannot see
+        return gain + 0.01 * total(LAID_TO_TILE[move.laid]) + heuristic.judgement(state, move)
 
     def evaluate(self, state: State, seat: int) -> float:
         """Score lead over the best other seat, minus a little for tiles still held."""

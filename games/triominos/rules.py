@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from games.core import Event, EventKind, Events, Outcome, counted, rank_by_scores, seeded_rng
 from games.errors import InvalidOptionsError, quote
@@ -163,6 +164,7 @@ def deal_round(state: State, round_no: int) -> State:
         stuck=False,
         passes=0,
         last=None,
+        misses=(),
     )
 
 
@@ -317,6 +319,8 @@ def apply_move(state: State, move: Move) -> tuple[State, Events]:
     if move.kind == MoveKind.PLACE:
         return place(state, move)
     if move.kind == MoveKind.PASS:
+        if not state.stuck:  # nothing fits and the well is empty: everyone saw it (a draw told it already)
+            state = replace(state, misses=(*state.misses, (state.turn, len(state.board), 0)))
         return pass_turn(state, EventKind.PASS, "passed")
     return draw(state)
 
@@ -386,6 +390,7 @@ def draw(state: State) -> tuple[State, Events]:
         stuck=not found,
         last_seat=seat,
         last_text=f"drew {count} (−{lost})",
+        misses=(*state.misses, (seat, len(state.board), count - (1 if found else 0))),
     )
     return after, tuple(events)
 
@@ -572,25 +577,19 @@ def determinize(seen: State, rng: random.Random) -> State:
     among the tiles the view does not show, and a fresh seed for the later rounds' deals.
 
     Public facts are kept: every hand size and the well's size, the drawn tile that must be
-    played (in the hand of the seat to act), and while the round opens, the opening tile in the
-    opener's hand with nothing in another hand that would open before it.
+    played (in the hand of the seat to act), and what the round told about the hidden hands
+    (:func:`hand_limits`): nobody else held a tile that would have opened the round before the
+    opening tile, and a seat that drew or passed held nothing that fitted the table then. A
+    hand is dealt from the shuffled unseen tiles, each hidden seat in turn taking the first
+    tiles that keep its limits (limits that cannot all be kept are relaxed).
     """
     known = public_tiles(seen)
     unseen = unseen_tiles(seen, known)
     rng.shuffle(unseen)
     hands = list(seen.hands)
-    hidden = sorted(seen.masked)
-    if seen.opening:  # no other hand holds a tile that would open before the opening tile
-        ceiling = opening_rank(seen.opening_tile)
-        bounded = [seat for seat in hidden if seat in seen.active]
-        low = [tile for tile in unseen if opening_rank(tile) < ceiling]
-        for seat in bounded:
-            hands[seat], low = deal_hidden(seen, seat, known, low)
-        unseen = [*low, *(tile for tile in unseen if opening_rank(tile) >= ceiling)]
-        rng.shuffle(unseen)
-        hidden = [seat for seat in hidden if seat not in bounded]
-    for seat in hidden:
-        hands[seat], unseen = deal_hidden(seen, seat, known, unseen)
+    limits = hand_limits(seen)
+    for seat in sorted(seen.masked):
+        hands[seat], unseen = deal_hidden(seen, seat, known, unseen, limits.get(seat, ()))
     return replace(
         seen,
         hands=tuple(hands),
@@ -599,6 +598,55 @@ def determinize(seen: State, rng: random.Random) -> State:
         deal=None,
         masked=frozenset(),
     )
+
+
+Limit = tuple[frozenset[str], int]
+"""A set of tiles and how many of them a hidden hand may hold at most."""
+
+
+def hand_limits(seen: State) -> dict[int, tuple[Limit, ...]]:
+    """What the round told about each hidden hand, as limits.
+
+    - The opening: the opener held the highest tile of all hands, so no hand held one that
+      ranks above it (while the round opens, the opening tile itself; later the tile at
+      0,0, unless 0-0-0 opened in place of a triple); only tiles drawn since may.
+    - A miss (``State.misses``): a seat that drew or passed held nothing that fitted the table
+      then, so it holds no more such tiles than it drew and kept since.
+    """
+    hidden = [seat for seat in sorted(seen.masked) if seat in seen.active]
+    kept = {seat: sum(count for who, _, count in seen.misses if who == seat) for seat in hidden}
+    found: dict[int, list[Limit]] = {seat: [] for seat in hidden}
+    ceiling = seen.opening_tile
+    if not ceiling and seen.board and seen.board[0][1] != "000":  # 0-0-0 may have opened for a triple
+        ceiling = LAID_TO_TILE[seen.board[0][1]]
+    if ceiling:
+        above = tiles_above(ceiling)
+        for seat in hidden:
+            found[seat].append((above, kept[seat]))
+    for index, (seat, laid_count, _) in enumerate(seen.misses):
+        if seat in found:
+            since = sum(count for who, _, count in seen.misses[index + 1 :] if who == seat)
+            found[seat].append((tiles_fitting(seen.board[:laid_count]), since))
+    return {seat: tuple(limits) for seat, limits in found.items() if limits}
+
+
+@lru_cache(maxsize=64)
+def tiles_above(tile: str) -> frozenset[str]:
+    """The tiles that would open a round before ``tile``."""
+    return frozenset(other for other in TILES if opening_rank(other) > opening_rank(tile))
+
+
+@lru_cache(maxsize=512)
+def tiles_fitting(board: tuple[tuple[Cell, str], ...]) -> frozenset[str]:
+    """Every tile that has a place on a table laid out as ``board`` (all of them on an empty
+    table)."""
+    if not board:
+        return frozenset(TILES)
+    table = State(
+        options=Options(), seed=0, players=2, deal=None, round=1, hands=((), ()), well=(), board=board,
+        scores=(0, 0), turn=0, opener=0,
+    )
+    return frozenset(tile for tile in TILES if tile_fits_somewhere(table, tile))
 
 
 def public_tiles(seen: State) -> dict[int, tuple[str, ...]]:
@@ -622,10 +670,29 @@ def unseen_tiles(seen: State, known: dict[int, tuple[str, ...]]) -> list[str]:
 
 
 def deal_hidden(
-    seen: State, seat: int, known: dict[int, tuple[str, ...]], pool: list[str]
+    seen: State,
+    seat: int,
+    known: dict[int, tuple[str, ...]],
+    pool: list[str],
+    limits: Sequence[Limit] = (),
 ) -> tuple[tuple[str, ...], list[str]]:
-    """``seat``'s hidden hand (its known tiles and the rest from the front of ``pool``) and
-    what is left of the pool."""
+    """``seat``'s hidden hand (its known tiles and the first tiles of ``pool`` that keep its
+    ``limits``, then any if too few do) and what is left of the pool, in its order."""
     public = known.get(seat, ())
     need = len(seen.hands[seat]) - len(public)
-    return tuple(sorted((*public, *pool[:need]))), pool[need:]
+    taken: list[str] = []
+    left: list[str] = []
+    counts = [sum(1 for tile in public if tile in tiles) for tiles, _ in limits]
+    for tile in pool:
+        if len(taken) < need and all(
+            tile not in tiles or counts[i] < most for i, (tiles, most) in enumerate(limits)
+        ):
+            taken.append(tile)
+            for i, (tiles, _) in enumerate(limits):
+                if tile in tiles:
+                    counts[i] += 1
+        else:
+            left.append(tile)
+    while len(taken) < need:  # the limits cannot all be kept: relax them
+        taken.append(left.pop(0))
+    return tuple(sorted((*public, *taken))), left

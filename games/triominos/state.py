@@ -89,7 +89,9 @@ class State:
     ``stuck`` is True after a draw found nothing that fits: the seat must pass. ``passes``
     counts passes since the last placement. ``last``, ``last_seat`` and ``last_text`` describe
     the latest move (for the board image). ``reason`` is the outcome's phrase code once
-    ``finished``. ``masked`` are the seats whose hands this (view) state hides.
+    ``finished``. ``masked`` are the seats whose hands this (view) state hides. ``misses`` are
+    this round's turns where a seat found nothing to play (public: everyone saw it draw or pass):
+    ``(seat, tiles on the table then, tiles it drew and kept)``; a determinized hand honours them.
     """
 
     options: Options
@@ -115,6 +117,7 @@ class State:
     winners: tuple[int, ...] = ()
     forfeited: frozenset[int] = frozenset()
     masked: frozenset[int] = frozenset()
+    misses: tuple[tuple[int, int, int], ...] = ()
 
     @property
     def opening(self) -> bool:

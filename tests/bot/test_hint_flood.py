@@ -38,7 +38,7 @@ async def service(tmp_path: Path) -> AsyncIterator[SessionService]:
         now=time.time,
         default_turn_seconds=3600,
         seed_source=lambda: next(seeds),
-        computer_budget=ai.Budget(seconds=None, iterations=8),
+        computer_budget=ai.Budget(playouts=8, seconds=None),
     )
     yield svc
     await svc.close()

@@ -180,6 +180,15 @@ SEAT_WORDS = re.compile(r"\bseat \d", re.IGNORECASE)
 """Words no message may use: players are called by their names."""
 
 
+def last_mover(db_path: str, game_id: int) -> int | None:
+    """Who made the last stored move (None: a computer, the clock or a forced turn): when it
+    ended the game, the result pings the other players, not them."""
+    ((user_id,),) = rows(
+        db_path, "SELECT user_id FROM moves WHERE game_id = ? ORDER BY ply DESC LIMIT 1", game_id
+    )
+    return int(user_id) if user_id is not None else None
+
+
 class Watch:
     """Follows a game's public messages (channel and thread) through a test, checking after each
     command what issue 11 asks of a quiet channel:

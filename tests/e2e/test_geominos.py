@@ -21,6 +21,7 @@ from tests.e2e.helpers import (
     build_bot,
     game_state,
     last_board,
+    last_mover,
     make_world,
     only_game,
     posts,
@@ -42,15 +43,6 @@ MAX_PLIES = 60
 @pytest.fixture
 def world(simcord_env: Any) -> Any:
     return make_world(simcord_env, "Tiles Club", "games")
-
-
-def last_mover(db_path: str, game_id: int) -> int | None:
-    """Who made the last stored move (None: a computer, the clock or a forced turn): when it
-    ended the game, the result pings the other players, not them."""
-    ((user_id,),) = rows(
-        db_path, "SELECT user_id FROM moves WHERE game_id = ? ORDER BY ply DESC LIMIT 1", game_id
-    )
-    return int(user_id) if user_id is not None else None
 
 
 def costs(choices: list[dict[str, Any]]) -> list[int]:

@@ -1,7 +1,7 @@
 """The computer players: levels, budgets, decisions, and the search reading only its seat's view.
 
 Strength is shown by the tournament bench (``bench/ai_tournament.py``), not here: these tests use
-small iteration budgets, so every decision is reproducible and fast.
+small playout budgets (never seconds), so every decision is reproducible and fast on any machine.
 """
 
 from __future__ import annotations
@@ -18,12 +18,12 @@ from games import ai, registry
 from games.ai import Budget, Decision, EasyPlayer, GreedyPlayer, RandomPlayer, SearchPlayer, Why
 from games.ai.budget import as_budget
 from games.ai.match import play_match
-from games.ai.search import Candidate, RolloutSearch, logistic, rank_result
+from games.ai.search import Candidate, WorldSearch, logistic, paired, rank_result
 from games.core import Game, Outcome
 from games.errors import GameError
 from tests.support import tiny
 
-SMALL = Budget(seconds=None, iterations=16)
+SMALL = Budget(playouts=16, seconds=None)
 """A budget that makes every decision reproducible and quick."""
 
 HIDDEN = [game for game in registry.all_games() if game.hidden_information]
@@ -60,22 +60,25 @@ def test_levels_and_their_players() -> None:
     assert isinstance(ai.player_for(None, 1), GreedyPlayer)
     assert isinstance(ai.player_for("random", 1), RandomPlayer)
     hard = ai.player_for("hard", 1, 0.5)
-    assert isinstance(hard, SearchPlayer) and hard.budget.seconds == 0.5
-    assert ai.player_for("hard", 1).budget.seconds == ai.DEFAULT_SECONDS == 2.0
+    assert isinstance(hard, SearchPlayer) and hard.budget.seconds == 0.5 and hard.budget.playouts is None
+    assert ai.player_for("hard", 1).budget == Budget(seconds=ai.DEFAULT_SECONDS)
     with pytest.raises(KeyError):
         ai.player_for("grandmaster")
 
 
 def test_budgets() -> None:
     assert as_budget(None) == Budget()
-    assert as_budget(1.5).seconds == 1.5
+    assert as_budget(1.5).seconds == 1.5 and as_budget(1.5).playouts is None
     assert as_budget(SMALL) is SMALL
-    for wrong in ({"seconds": None}, {"seconds": 0.0}, {"seconds": None, "iterations": 0}):
+    for wrong in ({"seconds": 0.0}, {"playouts": 0}, {"scale": 0.0}, {"scale": 11.0}):
         with pytest.raises(ValueError):
             Budget(**wrong)  # type: ignore[arg-type]
+    assert Budget().playouts_for(600) == 600 and Budget(scale=0.1).playouts_for(600) == 60
+    assert Budget(playouts=7, scale=0.1).playouts_for(600) == 7 and Budget(scale=0.01).playouts_for(50) == 1
     ticks = itertools.count()
-    deadline = Budget(seconds=3, clock=lambda: float(next(ticks))).start()
-    assert [deadline.exhausted() for _ in range(4)] == [False, False, True, True]
+    deadline = Budget(seconds=3, clock=lambda: float(next(ticks))).start(100)
+    assert deadline.limit == 100 and deadline.left() == 100
+    assert [deadline.out_of_time() for _ in range(4)] == [False, False, True, True]
 
 
 def test_results_and_logistic() -> None:
@@ -108,7 +111,7 @@ def test_same_view_same_decision(game: Game[Any, Any]) -> None:
 @pytest.mark.parametrize("game", GAMES, ids=[game.name for game in GAMES])
 def test_decisions_are_reproducible_and_legal(game: Game[Any, Any]) -> None:
     needs_determinize(game)
-    budget = SMALL if game.hidden_information else Budget(seconds=None, iterations=6)
+    budget = SMALL if game.hidden_information else Budget(playouts=6, seconds=None)
     for state in decisions_along(game, seed=5, count=2):
         first = SearchPlayer(3, budget).decide(game, state)
         again = SearchPlayer(3, budget).decide(game, state)
@@ -123,7 +126,7 @@ def check_decision(game: Game[Any, Any], state: Any, decision: Decision) -> None
     assert decision.seat == game.to_act(state) and decision.level == "hard"
     assert decision.choices[0].move == decision.move and decision.chosen.notation == decision.notation
     if decision.why == Why.SEARCH:
-        assert decision.iterations <= SMALL.iterations  # type: ignore[operator]
+        assert decision.playouts <= SMALL.playouts  # type: ignore[operator]
         values = [choice.value for choice in decision.choices]
         assert all(choice.visits >= 1 for choice in decision.choices)
         assert all(value is not None and 0 <= value <= 1 for value in values)
@@ -136,7 +139,7 @@ def test_forced_moves_need_no_search() -> None:
     state = next(s for s in states if game.to_act(s) is not None and game.forced_move(s))
     decision = SearchPlayer(1, SMALL).decide(game, state)
     assert decision.why == Why.FORCED and decision.move == game.forced_move(state)
-    assert decision.iterations == 0
+    assert decision.playouts == 0 and decision.confidence is None
 
 
 def test_the_search_is_anytime() -> None:
@@ -146,10 +149,10 @@ def test_the_search_is_anytime() -> None:
     state = decisions_along(game, seed=3, count=2)[1]
     for tick, least in ((0.01, 1), (1.0, 0)):
         ticks = itertools.count()
-        budget = Budget(seconds=1.0, clock=lambda tick=tick, ticks=ticks: tick * next(ticks))
+        budget = Budget(playouts=10_000, seconds=1.0, clock=lambda tick=tick, ticks=ticks: tick * next(ticks))
         decision = SearchPlayer(1, budget).decide(game, state)
         assert game.is_legal(state, decision.move)
-        assert decision.iterations >= least and decision.seconds <= 3
+        assert least <= decision.playouts < 10_000 and decision.seconds <= 3
 
 
 def test_games_end_with_hard_seats() -> None:
@@ -162,7 +165,7 @@ def test_games_end_with_hard_seats() -> None:
     ]:
         game = tiny.GAME if name == "tiny" else registry.get(name)
         options = game.Options(target=200) if name == "triominos" else None
-        result = play_match(game, levels, 4, Budget(seconds=None, iterations=6), options)
+        result = play_match(game, levels, 4, Budget(playouts=6, seconds=None), options)
         assert result.outcome is not None and sum(result.decisions) == len(result.record.moves)
 
 
@@ -217,13 +220,13 @@ def test_a_switch_keeps_the_first_choice_without_evidence() -> None:
     seat = game.to_act(state)
     view = game.view(state, seat)
 
-    def search(switch: float) -> RolloutSearch:
+    def search(switch: float) -> WorldSearch:
         profile = dataclasses.replace(ai.profile_of(game), switch=switch)
-        return RolloutSearch(game, view, seat, random.Random(1), profile, SMALL.start())
+        return WorldSearch(game, view, seat, random.Random(1), profile, SMALL.start(16))
 
-    first = Candidate("first", 0, results={0: 0.5, 1: 0.4, 2: 0.6})
-    close = Candidate("close", 1, results={0: 0.6, 1: 0.3, 2: 0.7})
-    clear = Candidate("clear", 2, results={0: 0.7, 1: 0.6, 2: 0.8})
+    first = Candidate("first", 0, values=[0.5, 0.4, 0.6])
+    close = Candidate("close", 1, values=[0.6, 0.3, 0.7])
+    clear = Candidate("clear", 2, values=[0.7, 0.6, 0.8])
     assert search(1.5).settle(close, [first, close]) is first
     assert search(1.5).settle(clear, [first, close, clear]) is clear
     assert search(0.0).settle(close, [first, close]) is close
@@ -237,3 +240,83 @@ def test_a_hint_is_for_the_seat_to_act() -> None:
         assert player.decide(game, state, seat).seat == seat
         with pytest.raises(GameError):
             player.decide(game, state, 1 - seat)
+
+
+# -- the worlds, the confidence and the review's weighing ----------------------------------------
+
+
+@pytest.mark.parametrize("game", HIDDEN, ids=[game.name for game in HIDDEN])
+def test_the_sampled_worlds_are_consistent_with_the_view(game: Game[Any, Any]) -> None:
+    """Every world the search plays in is a whole state its seat cannot tell from the truth."""
+    needs_determinize(game)
+    for state in decisions_along(game, seed=13, count=3):
+        search = SearchPlayer(5, SMALL).search(game, state)
+        for _ in range(4):
+            world = search.sample()
+            assert game.view(world, search.seat) == search.view
+            assert game.legal_moves(world) == game.legal_moves(state)
+
+
+def test_a_searched_decision_says_how_sure_it_is() -> None:
+    game = registry.get("triominos")
+    for state in decisions_along(game, seed=5, count=4):
+        decision = SearchPlayer(2, Budget(playouts=60, seconds=None)).decide(game, state)
+        if decision.why != Why.SEARCH:
+            continue
+        sure = decision.confidence
+        assert sure is not None and sure.worlds >= 1 and sure.error >= 0
+        assert sure.runner_up in [choice.notation for choice in decision.choices[1:]]
+        assert decision.worlds >= 1 and decision.playouts <= 60
+        values = {choice.notation: choice.value for choice in decision.choices}
+        assert sure.gap == pytest.approx(values[decision.notation] - values[sure.runner_up], abs=1e-9) or (
+            decision.choices[1].visits != decision.chosen.visits
+        )
+
+
+def test_paired_differences() -> None:
+    gap, error, count = paired([0.5, 0.7, 0.9], [0.4, 0.6, 0.6, 1.0])
+    assert count == 3 and gap == pytest.approx(0.5 / 3)
+    assert error == pytest.approx(((0.1 - gap) ** 2 * 2 + (0.3 - gap) ** 2) ** 0.5 / (2 * 3) ** 0.5)
+    assert paired([1.0], [0.0])[1] == float("inf")
+
+
+@pytest.mark.parametrize("name", ["triominos", "geronimos", "tileup", "geominos"])
+def test_weighing_moves_on_common_worlds(name: str) -> None:
+    """The review's engine: given moves played out on the same worlds from the seat's view,
+    within the playouts, reproducibly and blind to the hidden things."""
+    game = registry.get(name)
+    state = decisions_along(game, seed=3, count=3)[1]
+    seat = game.to_act(state)
+    moves = game.rank_moves(state, game.legal_moves(state))[:3]
+    budget = Budget(playouts=24, seconds=None)
+    weighing = SearchPlayer(9, budget).weigh(game, state, moves)
+    assert [w.move for w in weighing.moves] == list(dict.fromkeys(moves))
+    assert weighing.seat == seat and weighing.playouts <= 24 and weighing.worlds == 24 // len(weighing.moves)
+    for weighed in weighing.moves:
+        assert len(weighed.values) == weighing.worlds and 0 <= weighed.value <= 1
+        assert weighed.notation == game.format_move(state, weighed.move)
+    gap, error = weighing.gap(moves[0], moves[1])
+    back, same = weighing.gap(moves[1], moves[0])
+    assert back == pytest.approx(-gap) and same == pytest.approx(error)
+    assert SearchPlayer(9, budget).weigh(game, state, moves) == weighing
+    if game.hidden_information:
+        other = game.determinize(game.view(state, seat), seat, random.Random(4))
+        assert SearchPlayer(9, budget).weigh(game, other, moves) == weighing
+    with pytest.raises(GameError):
+        SearchPlayer(9, budget).weigh(game, state, [])
+
+
+def test_a_review_compares_the_played_move_with_the_engines() -> None:
+    game = registry.get("triominos")
+    state = decisions_along(game, seed=8, count=3)[1]
+    player = SearchPlayer(4, Budget(playouts=80, seconds=None))
+    moves = game.legal_moves(state)
+    best = player.halved().decide(game, state).move
+    played = next(move for move in moves if move != best)
+    review = SearchPlayer(4, Budget(playouts=80, seconds=None)).review(game, state, played)
+    assert review.decision.move == best and review.played == played
+    loss, error = review.loss
+    assert error > 0 and loss == review.weighing.gap(best, played)[0]
+    assert review.weighing.playouts <= 40 and review.decision.playouts <= 40
+    itself = SearchPlayer(4, Budget(playouts=80, seconds=None)).review(game, state, best)
+    assert itself.loss == (0.0, 0.0) and itself.lead_loss == (0.0, 0.0)

@@ -62,13 +62,17 @@ def test_the_wilson_interval() -> None:
     assert high == 1.0 and low == pytest.approx(0.8389, abs=1e-3)
 
 
-def test_a_small_tournament(capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_small_tournament(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     bench = tournament()
-    argv = ["geronimos", "--games", "4", "--levels", "hard,easy", "--budget", "0", "--iterations", "6"]
+    out = str(tmp_path / "results.json")
+    argv = ["geronimos", "--games", "4", "--pairs", "hard@6:easy", "--seed", "3", "--out", out]
     assert bench.main([*argv, "--json"]) == 0
-    data = json.loads(capsys.readouterr().out)
-    assert data["games"] == 4 and data["levels"] == ["hard (6 playouts)", "easy"]
+    (data,) = json.loads(capsys.readouterr().out)
+    assert data["games"] == 4 and data["levels"] == ["hard@6", "easy"] and data["seeds"] == [3, 4]
     assert 0 <= data["ci95"][0] <= data["win_rate"] <= data["ci95"][1] <= 1
     assert sum(data["end_reasons"].values()) == 4
-    assert bench.main(["puzzosolo", "--games", "2", "--levels", "hard,normal"]) == 0
-    assert "| puzzosolo | hard (2 s) vs normal | 1 | 2 | 100 % |" in capsys.readouterr().out
+    first = json.loads(Path(out).read_text())
+    assert bench.main([*argv, "--games", "4"]) == 0, "a second run resumes: nothing left to play"
+    assert json.loads(Path(out).read_text())["runs"] == first["runs"]
+    assert bench.main(["puzzosolo", "--games", "2", "--pairs", "hard@2:normal", "--out", out]) == 0
+    assert "| puzzosolo | hard@2 vs normal | 2 | 100.0 % |" in capsys.readouterr().out
