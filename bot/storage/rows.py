@@ -49,6 +49,11 @@ class StaleMove(StorageError):
     """The game moved on since the move was made (another ply was stored first)."""
 
 
+class Conflict(StorageError):
+    """A transaction lost a race it may simply try again (PostgreSQL's serialization failure or
+    deadlock): nothing of it was written."""
+
+
 class UniqueViolation(StorageError):
     """A row with the same key exists already (both engines' errors become this one)."""
 
