@@ -112,9 +112,7 @@ class _Session:
 class _ConnectionThread(threading.Thread):
     """A daemon thread that opens one connection and serves work from its queue until ``None``."""
 
-    def __init__(
-        self, name: str, path: str, setup: tuple[str, ...], loop: asyncio.AbstractEventLoop
-    ) -> None:
+    def __init__(self, name: str, path: str, setup: tuple[str, ...], loop: asyncio.AbstractEventLoop) -> None:
         super().__init__(name=name, daemon=True)
         self.path = path
         self.setup = setup
