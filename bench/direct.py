@@ -42,6 +42,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 GAME = "triominos"
 OPTIONS: dict[str, Any] = {"target": 200, "max_draws": "3"}
+LONG_OPTIONS: dict[str, Any] = {"target": 400, "max_draws": "3"}
+"""The stored games of a restart: a 400-point match, still running after 86 plies."""
 GUILD = 10**14
 """Every table is a channel of this server (threads off: games play in their channels)."""
 log = logging.getLogger("bench.direct")
@@ -130,10 +132,10 @@ class BotSide:
         from bot.ui.table import TableAnnouncer
 
         self.lag, self.store, self.jobs = LagProbe(), StoreTimer(), JobClock()
-        self.lag.start()
+        await asyncio.to_thread(workers.warm)
+        self.lag.start()  # after the imports and the workers' start: from opening the database on
         self.store.install()
         self.jobs.install()
-        await asyncio.to_thread(workers.warm)
         started = time.perf_counter()
         storage = await Storage.open(self.db_path)
         bot, _ = fake_transport(self.hub)
@@ -524,20 +526,21 @@ async def running(db_path: str) -> AsyncIterator[Driver]:
 
 
 def template_games(count: int, plies: int) -> list[dict[str, Any]]:
-    """``count`` Tri-Ominos games played ``plies`` plies by the scripted players (first ranked
-    move), with their lines, scores and seat to act."""
+    """Up to ``count`` Tri-Ominos games (400-point matches) played ``plies`` plies by the
+    scripted players (first ranked move) and still running, with their lines, scores and seat
+    to act (a few plies more where the next move is forced: the bot would have played it)."""
     from games import records
     from games.records import RecordedMove
     from games.registry import get as get_game
 
     game = get_game(GAME)
-    options = game.Options.from_dict(OPTIONS).to_dict()
+    options = game.Options.from_dict(LONG_OPTIONS).to_dict()
     made = []
     for seed in range(1, count + 1):
         header = records.new_record(game, ["a", "b"], options, seed, None)
         _, state = records.start(header)
         lines = []
-        while len(lines) < plies and game.outcome(state) is None:
+        while (len(lines) < plies or game.forced_move(state) is not None) and game.outcome(state) is None:
             seat = game.to_act(state)
             move = game.rank_moves(state, game.legal_moves(state))[0]
             lines.append(RecordedMove(seat, game.format_move(state, move)))

@@ -220,6 +220,9 @@ async def collect(driver: direct.Driver, figures: Figures, kinds: tuple[str, ...
     stats = await driver.stats()
     figures.lags, figures.store = stats["lags"], stats["store"]
     figures.jobs = {name: (pair[0], pair[1]) for name, pair in stats["jobs"].items()}
+    reasons = sorted({each.refused for each in sent if each.refused})
+    if reasons:
+        figures.extra["refusals"] = "; ".join(reasons)[:500]
 
 
 async def direct_burst(games: int, computers: str, rounds: int) -> Figures:
@@ -287,10 +290,9 @@ async def direct_poisson(games: int, rate: float | None, seconds: float) -> Figu
 
 
 def hard_shape() -> str:
-    """A drawn 120-square target (both sets): an 11x11 square without its centre."""
-    rows = ["X" * 11 for _ in range(11)]
-    rows[5] = "X" * 5 + "." + "X" * 5
-    return "/".join(rows)
+    """A drawn 120-square target (both sets) the solver cannot decide within its check's limit:
+    a parallelogram 10 squares wide and 12 rows high, each row one square further right."""
+    return "/".join("." * row + "X" * 10 + "." * (11 - row) for row in range(12))
 
 
 async def direct_mixed(games: int, stored: int, plies: int) -> list[Figures]:
@@ -375,16 +377,27 @@ async def direct_restart(
                 figures.extra["first board"] = f"{(sent.board or 0) - sent.at:.2f} s after its command"
                 first = False
         lags: list[float] = []
+        store: list[float] = []
+        jobs: dict[str, tuple[list[float], list[float]]] = defaultdict(lambda: ([], []))
         while True:
             stats = await driver.stats()
             lags += stats["lags"]
+            store += stats["store"]
+            for name, (own, total) in stats["jobs"].items():
+                jobs[name][0].extend(own)
+                jobs[name][1].extend(total)
             if not stats["loading"]:
                 break
             await asyncio.sleep(1.0)
         loaded = time.perf_counter() - started
         figures.seconds = loaded
         await collect(driver, figures)
-        figures.lags = lags + figures.lags
+        figures.lags, figures.store = lags + figures.lags, store + figures.store
+        for name, (own, total) in figures.jobs.items():
+            jobs[name][0].extend(own)
+            jobs[name][1].extend(total)
+        figures.jobs = dict(jobs)
+        figures.moves = len(figures.store)
         memory.stop()
         figures.memory = memory.summary()
         figures.extra["answering"] = (
