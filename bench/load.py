@@ -160,8 +160,17 @@ def computers_at(index: int, computers: str) -> list[str]:
     return []
 
 
-def stored_moves(db_path: str) -> int:
-    with sqlite3.connect(db_path) as db:
+async def stored_moves(database: str) -> int:
+    """How many moves the database (a SQLite file or a PostgreSQL URL) holds."""
+    if database.startswith("postgresql://"):
+        import asyncpg
+
+        connection = await asyncpg.connect(database)
+        try:
+            return int(await connection.fetchval("SELECT COUNT(*) FROM moves"))
+        finally:
+            await connection.close()
+    with sqlite3.connect(database) as db:
         return int(db.execute("SELECT COUNT(*) FROM moves").fetchone()[0])
 
 
@@ -225,19 +234,20 @@ async def collect(driver: direct.Driver, figures: Figures, kinds: tuple[str, ...
         figures.extra["refusals"] = "; ".join(reasons)[:500]
 
 
-async def direct_burst(games: int, computers: str, rounds: int) -> Figures:
-    db_path = new_database("burst")
-    figures = Figures(f"burst, direct driver, computers: {computers}", games)
+async def direct_burst(games: int, computers: str, rounds: int, database: str | None = None) -> Figures:
+    db_path = database or new_database("burst")
+    engine = "PostgreSQL" if db_path.startswith("postgresql://") else "SQLite"
+    figures = Figures(f"burst, direct driver, {engine}, computers: {computers}", games)
     async with direct.running(db_path) as driver:
         memory = TreeMemory(driver.pid)
         memory.start()
         tables = await open_tables(driver, games, computers)
         await driver.stats()  # the opening's figures apart
         driver.sent.clear()
-        before, started = stored_moves(db_path), time.perf_counter()
+        before, started = await stored_moves(db_path), time.perf_counter()
         played = await direct_rounds(driver, tables, rounds)
         figures.seconds = time.perf_counter() - started
-        figures.moves = stored_moves(db_path) - before
+        figures.moves = await stored_moves(db_path) - before
         await collect(driver, figures)
         memory.stop()
         figures.memory = memory.summary()
@@ -263,7 +273,7 @@ async def direct_poisson(games: int, rate: float | None, seconds: float) -> Figu
         await driver.stats()
         driver.sent.clear()
         figures = Figures(f"Poisson arrivals at {rate:.1f} moves/s, direct driver", games)
-        before, started = stored_moves(db_path), time.perf_counter()
+        before, started = await stored_moves(db_path), time.perf_counter()
         deferred = 0
         while time.perf_counter() - started < seconds:
             await asyncio.sleep(chooser.expovariate(rate))
@@ -279,7 +289,7 @@ async def direct_poisson(games: int, rate: float | None, seconds: float) -> Figu
             driver.play(chooser.choice(ready))
         await driver.until(lambda: all(table.settled() for table in tables))
         figures.seconds = time.perf_counter() - started
-        figures.moves = stored_moves(db_path) - before
+        figures.moves = await stored_moves(db_path) - before
         await collect(driver, figures)
         memory.stop()
         figures.memory = memory.summary()
@@ -330,7 +340,7 @@ async def direct_mixed(games: int, stored: int, plies: int) -> list[Figures]:
         )
         figures = Figures("mixed: bursts, a quarter hard, hint flood, solitaire give-up (direct)", games)
         figures.seconds = time.perf_counter() - started
-        figures.moves = stored_moves(db_path)
+        figures.moves = await stored_moves(db_path)
         await collect(driver, figures)
         memory.stop()
         figures.memory = memory.summary()
@@ -491,7 +501,7 @@ async def simcord_burst(games: int, computers: str, rounds: int) -> Figures:
         store.install()
         jobs.install()
         memory.start()
-        before, started = stored_moves(db_path), time.perf_counter()
+        before, started = await stored_moves(db_path), time.perf_counter()
         played = 0
         for played in range(1, min(rounds, MAX_ROUNDS) + 1):  # noqa: B007 (reported)
             planned = [(table, simdrive.next_move(world, table)) for table in world.tables]
@@ -506,7 +516,7 @@ async def simcord_burst(games: int, computers: str, rounds: int) -> Figures:
                     results.append(result)
             figures.refused += sum(not answered(r).startswith("✅ Recorded") for r in results)
         figures.seconds = time.perf_counter() - started
-        figures.moves = stored_moves(db_path) - before
+        figures.moves = await stored_moves(db_path) - before
         lag.stop()
         store.uninstall()
         jobs.uninstall()
@@ -517,6 +527,18 @@ async def simcord_burst(games: int, computers: str, rounds: int) -> Figures:
     figures.memory = memory.summary() + " (SimCord's world included)"
     figures.extra["rounds"] = f"{played}; capacity {figures.commands / figures.seconds:.1f} moves/s"
     return figures
+
+
+def postgres_burst(games: int, computers: str, rounds: int) -> Figures:
+    """A burst on a PostgreSQL server started here (pgserver) at its default durability."""
+    from tests.support.postgres import PostgresServer
+
+    server = PostgresServer.start(durable=True)
+    try:
+        url = asyncio.run(server.new_database("load"))
+        return asyncio.run(direct_burst(games, computers, rounds, database=url))
+    finally:
+        server.stop()
 
 
 # == main ======================================================================================
@@ -533,12 +555,17 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=180.0)
     parser.add_argument("--plies", type=int, default=86)
     parser.add_argument("--stored", type=int, default=1000, help="mixed: games stored before the restart")
+    parser.add_argument("--postgres", action="store_true", help="burst, direct: on a PostgreSQL server")
     args = parser.parse_args()
     if args.driver == "simcord" and args.mode != "burst":
         parser.error("the SimCord driver runs bursts only")
+    if args.postgres and (args.mode != "burst" or args.driver != "direct"):
+        parser.error("--postgres is for bursts with the direct driver")
     for size in args.sizes:
         print(f"-- {args.mode} {size} (load average {load_average()})", flush=True)
-        if args.mode == "burst":
+        if args.mode == "burst" and args.postgres:
+            print(postgres_burst(size, args.computers, args.rounds).report(burst=True), flush=True)
+        elif args.mode == "burst":
             run = simcord_burst if args.driver == "simcord" else direct_burst
             print(asyncio.run(run(size, args.computers, args.rounds)).report(burst=True), flush=True)
         elif args.mode == "poisson":

@@ -158,18 +158,21 @@ class SqliteWriter(_ConnectionThread):
         self.commits = 0
         """How many COMMITs the writer made (tests count them: a group is one)."""
         self.largest_group = 0
+        self.stopping = False
 
     # -- the event loop's side ------------------------------------------------------------
 
     async def submit(self, work: Callable[[sqlite3.Connection], T]) -> T:
         """Run ``work`` inside a transaction (committed with the others waiting now); its value
         once the COMMIT returned. ``work`` raising rolls back its own statements only."""
+        self._check_open()
         job: _Job[T] = _Job(work, self.loop, self.loop.create_future())
         self.jobs.put(job)
         return await job.future
 
     async def exclusive(self) -> _Session:
         """Wait until the writer serves this session alone (see :class:`_Session`)."""
+        self._check_open()
         session = _Session(self.loop, self.loop.create_future())
         self.jobs.put(session)
         try:
@@ -181,9 +184,14 @@ class SqliteWriter(_ConnectionThread):
 
     async def stop(self) -> None:
         """Finish the work queued before, close the connection, end the thread."""
+        self.stopping = True
         self.jobs.put(None)
         await self.closed
         self.join()
+
+    def _check_open(self) -> None:
+        if self.stopping or self.closed.done():
+            raise RuntimeError("the database is closed")
 
     # -- the writer's thread ----------------------------------------------------------------
 
@@ -214,6 +222,11 @@ class SqliteWriter(_ConnectionThread):
         outcomes: list[tuple[_Job[Any], bool, Any]] = []
         try:
             connection.execute("BEGIN IMMEDIATE")
+        except BaseException as error:  # no write lock (busy, read-only...): nothing ran
+            for job in group:
+                _deliver(self.loop, job.future, False, error)
+            return
+        try:
             for job in group:
                 outcomes.append(self._run_job(connection, job))
             connection.execute("COMMIT")
