@@ -31,7 +31,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.sessions import Session, SessionService
+from bot.sessions import Session, SessionService, Status
 from bot.shards import Shards
 from bot.storage import Storage
 from tests.support.postgres import PostgresServer, PostgresUnavailable
@@ -48,7 +48,7 @@ def guild_on(shard: int, shard_count: int, index: int) -> int:
 async def play_game(service: SessionService, session: Session, moves: int) -> int:
     """Both seats take the first legal move, ``moves`` times or to the end; moves played."""
     played = 0
-    while played < moves and session.status == "playing":
+    while played < moves and session.status is Status.PLAYING:
         seat = session.seat_to_act()
         assert seat is not None and seat.user_id is not None
         move = session.game.legal_moves(session.state)[0]
@@ -96,7 +96,7 @@ async def worker_run(
     played = await asyncio.gather(*(one_game(session) for session in tables))
     seconds = time.perf_counter() - start
     for session in tables:
-        if session.status == "playing":  # frees the channel for the next run on the same database
+        if session.status is Status.PLAYING:  # frees the channel for the next run on the same database
             await service.abort(session, PLAYERS[0])
     await service.close()
     await storage.close()

@@ -20,6 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.status import Status
 from bot.storage import GameRow, Storage
 from bot.storage.engines import DATA_TABLES, TABLE_KEYS, Database
 from games import records, registry
@@ -132,7 +133,7 @@ async def _record(storage: Storage, game_id: int) -> tuple[GameRow, records.Reco
 
 def _replay_problem(row: GameRow, record: records.Record) -> str | None:
     """Why ``record`` does not replay to the stored game ``row``, or None."""
-    if row.status == "lobby" or (row.status == "aborted" and not record.moves):
+    if row.status is Status.LOBBY or (row.status is Status.ABORTED and not record.moves):
         return None
     try:
         registry.get(row.game)
@@ -141,7 +142,7 @@ def _replay_problem(row: GameRow, record: records.Record) -> str | None:
         return f"does not replay ({error})"
     game = registry.get(row.game)
     outcome = game.outcome(final)
-    if row.status == "playing":
+    if row.status is Status.PLAYING:
         snapshot = row.snapshot or {}
         if outcome is not None:
             return "replays to a finished game, but it is stored as playing"
@@ -149,7 +150,7 @@ def _replay_problem(row: GameRow, record: records.Record) -> str | None:
             seat = game.to_act(final)
             who = record.players[seat] if seat is not None else "nobody"
             return f"replays to ply {len(record.moves)} with {who} to act; stored differently"
-    if row.status == "finished":
+    if row.status is Status.FINISHED:
         stored: dict[str, Any] = row.outcome or {}
         if outcome is None:
             return "replays to a running game, but it is stored as finished"

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import io
 import logging
-from dataclasses import replace
-from typing import TYPE_CHECKING, Any, ClassVar
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 import discord
 from discord import app_commands
@@ -43,6 +43,7 @@ RULES_PICTURE_MOVES = 8
 MAX_RECORD_BYTES = 1_000_000
 IMPORT_SECONDS = 20.0
 """How long an imported record may take to read and replay before the bot gives up."""
+T = TypeVar("T")
 
 
 def option_choices(game_name: str, option: str) -> list[app_commands.Choice[Any]]:
@@ -55,6 +56,18 @@ def option_choices(game_name: str, option: str) -> list[app_commands.Choice[Any]
 def option_help(game_name: str, option: str) -> str:
     """A game option's help line (at most 100 characters, as Discord wants)."""
     return get_game(game_name).Options.spec(option).help[:100] or option
+
+
+def game_options(game_name: str, *names: str, **more_help: str) -> Callable[[T], T]:
+    """A ``new`` command's slash options ``names``, each described and offered its choices from
+    the engine's own option spec; ``more_help`` describes its other options (``clock_hours``)."""
+    describe = app_commands.describe(**{name: option_help(game_name, name) for name in names}, **more_help)
+    choices = app_commands.choices(**{name: option_choices(game_name, name) for name in names})
+
+    def decorate(command: T) -> T:
+        return describe(choices(command))
+
+    return decorate
 
 
 def channel_of(interaction: discord.Interaction) -> int:
@@ -192,8 +205,7 @@ class GameCog(commands.GroupCog):
             log.warning("the reply to lobby %s failed; posting it in the channel", session.id)
             message = await self.bot.announcer.post(session.row.channel_id, content, view=view)
         if message is not None:
-            await self.service.storage.set_message(session.id, message.id)
-            session.row = replace(session.row, message_id=message.id)
+            await self.service.set_message(session, message.id)
 
     @app_commands.command(description="Take a seat in this channel's lobby.")
     async def join(self, interaction: discord.Interaction) -> None:

@@ -9,12 +9,13 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
-from cogs.base import GameCog, option_choices, option_help
+from cogs.base import GameCog, game_options
 
 if TYPE_CHECKING:
     from bot.client import TilehostBot
 
 GAME = "geominos"
+ASYNC_HOURS_HELP = "Async clock: hours per move (1-168, default 24)"
 
 
 class GeominosCog(GameCog, group_name=GAME, group_description="Geominos: match pips, avoid light squares"):
@@ -23,19 +24,7 @@ class GeominosCog(GameCog, group_name=GAME, group_description="Geominos: match p
     game_name = GAME
 
     @app_commands.command(description="Open a Geominos lobby (2-4 players; fewest points wins).")
-    @app_commands.describe(
-        mode=option_help(GAME, "mode"),
-        clock=option_help(GAME, "clock"),
-        minutes=option_help(GAME, "minutes"),
-        hours="Async clock: hours per move (1-168, default 24)",
-        match=option_help(GAME, "match"),
-    )
-    @app_commands.choices(
-        mode=option_choices(GAME, "mode"),
-        clock=option_choices(GAME, "clock"),
-        minutes=option_choices(GAME, "minutes"),
-        match=option_choices(GAME, "match"),
-    )
+    @game_options(GAME, "mode", "clock", "minutes", "match", hours=ASYNC_HOURS_HELP)
     async def new(
         self,
         interaction: discord.Interaction,

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
-from cogs.base import CLOCK_HELP, GameCog, option_choices, option_help
+from cogs.base import CLOCK_HELP, GameCog, game_options
 
 if TYPE_CHECKING:
     from bot.client import TilehostBot
@@ -22,19 +22,7 @@ class GeronimosCog(GameCog, group_name=GAME, group_description="Geronimos: surro
     game_name = GAME
 
     @app_commands.command(description="Open a Geronimos lobby (2 players: Blue cavalry and Red).")
-    @app_commands.describe(
-        bag=option_help(GAME, "bag"),
-        leaders=option_help(GAME, "leaders"),
-        table=option_help(GAME, "table"),
-        bonus=option_help(GAME, "bonus"),
-        clock_hours=CLOCK_HELP,
-    )
-    @app_commands.choices(
-        bag=option_choices(GAME, "bag"),
-        leaders=option_choices(GAME, "leaders"),
-        table=option_choices(GAME, "table"),
-        bonus=option_choices(GAME, "bonus"),
-    )
+    @game_options(GAME, "bag", "leaders", "table", "bonus", clock_hours=CLOCK_HELP)
     async def new(
         self,
         interaction: discord.Interaction,

@@ -20,7 +20,7 @@ from discord import app_commands
 from bot import errors, words, workers
 from bot.sessions import Session
 from bot.ui import buttons, replies
-from cogs.base import CLOCK_HELP, GameCog, channel_of, option_choices, option_help
+from cogs.base import CLOCK_HELP, GameCog, channel_of, game_options
 from games import puzzosolo as solo
 from games.puzzominos import solver
 from games.puzzominos.board import Place
@@ -79,8 +79,7 @@ class PuzzOminosCog(
     # -- two players ------------------------------------------------------------------------
 
     @app_commands.command(description="Open a two-player Puzz-Ominos lobby (Red and Blue).")
-    @app_commands.describe(second_piece=option_help(GAME, "second_piece"), clock_hours=CLOCK_HELP)
-    @app_commands.choices(second_piece=option_choices(GAME, "second_piece"))
+    @game_options(GAME, "second_piece", clock_hours=CLOCK_HELP)
     async def new(
         self,
         interaction: discord.Interaction,

@@ -44,39 +44,57 @@ def leaderboard_embed(
     game: Game[Any, Any], scope: str, sort: str, page: int, rows: list[LeaderRow], total: int
 ) -> discord.Embed:
     """One page of a leaderboard."""
-    where = "this server" if scope == "server" else "all servers"
-    embed = discord.Embed(title=f"{game.title} leaderboard — {where}, by {sort}")
-    if not rows:
-        embed.description = f"No finished {game.title} games yet. Start one with `/{game.name} new`!"
-        return embed
     lines = []
-    for index, row in enumerate(rows, start=page * PAGE_SIZE + 1):
+    for row in rows:
         skill = f"skill {row.rating:.1f}" if row.rating is not None else "unrated"
-        lines.append(f"**{index}.** <@{row.user_id}> — {skill} · {row.wins} wins / {row.games} games")
-    embed.description = "\n".join(lines)
-    pages = max(1, -(-total // PAGE_SIZE))
-    embed.set_footer(text=f"Page {page + 1}/{pages} · {total} players · skill = OpenSkill mu - 3 sigma")
-    return embed
+        lines.append(f"<@{row.user_id}> — {skill} · {row.wins} wins / {row.games} games")
+    return _ranked_page(
+        f"{game.title} leaderboard — {_where(scope)}, by {sort}",
+        f"No finished {game.title} games yet. Start one with `/{game.name} new`!",
+        lines,
+        page,
+        f"{total} players · skill = OpenSkill mu - 3 sigma",
+        total,
+    )
 
 
 def solitaire_embed(
     game: Game[Any, Any], scope: str, page: int, rows: list[SolverRow], total: int
 ) -> discord.Embed:
     """One page of a solitaire leaderboard: most targets solved, then most solves, then quickest."""
-    where = "this server" if scope == "server" else "all servers"
-    embed = discord.Embed(title=f"{game.title} — best solvers, {where}")
-    if not rows:
-        embed.description = f"Nobody has solved a {game.title} target yet. Try `/puzzominos solo`!"
-        return embed
     lines = []
-    for index, row in enumerate(rows, start=page * PAGE_SIZE + 1):
+    for row in rows:
         quickest = f" · quickest {_duration(row.fastest)}" if row.fastest is not None else ""
         targets = f"{row.targets} target{'s' if row.targets != 1 else ''}"
         helped = f" (+{row.helped} with hints)" if row.helped else ""
-        lines.append(f"**{index}.** <@{row.user_id}> — {targets} · {row.solves} solves{helped}{quickest}")
-    embed.description = "\n".join(lines)
+        lines.append(f"<@{row.user_id}> — {targets} · {row.solves} solves{helped}{quickest}")
+    return _ranked_page(
+        f"{game.title} — best solvers, {_where(scope)}",
+        f"Nobody has solved a {game.title} target yet. Try `/puzzominos solo`!",
+        lines,
+        page,
+        f"{total} solvers · /stats shows each target's best time",
+        total,
+    )
+
+
+def _where(scope: str) -> str:
+    return "this server" if scope == "server" else "all servers"
+
+
+def _ranked_page(
+    title: str, empty: str, lines: list[str], page: int, footer: str, total: int
+) -> discord.Embed:
+    """A page of ranked lines (numbered from the page's first rank), or ``empty`` when there
+    are none; the footer says which page of how many."""
+    embed = discord.Embed(title=title)
+    if not lines:
+        embed.description = empty
+        return embed
+    first = page * PAGE_SIZE + 1
+    embed.description = "\n".join(f"**{rank}.** {line}" for rank, line in enumerate(lines, start=first))
     pages = max(1, -(-total // PAGE_SIZE))
-    embed.set_footer(text=f"Page {page + 1}/{pages} · {total} solvers · /stats shows each target's best time")
+    embed.set_footer(text=f"Page {page + 1}/{pages} · {footer}")
     return embed
 
 

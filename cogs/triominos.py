@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
-from cogs.base import CLOCK_HELP, GameCog, option_choices, option_help
+from cogs.base import CLOCK_HELP, GameCog, game_options
 
 if TYPE_CHECKING:
     from bot.client import TilehostBot
@@ -22,10 +22,7 @@ class TriominosCog(GameCog, group_name=GAME, group_description="Tri-Ominos: matc
     game_name = GAME
 
     @app_commands.command(description="Open a Tri-Ominos lobby (2–6 players).")
-    @app_commands.describe(
-        target=option_help(GAME, "target"), max_draws=option_help(GAME, "max_draws"), clock_hours=CLOCK_HELP
-    )
-    @app_commands.choices(target=option_choices(GAME, "target"), max_draws=option_choices(GAME, "max_draws"))
+    @game_options(GAME, "target", "max_draws", clock_hours=CLOCK_HELP)
     async def new(
         self,
         interaction: discord.Interaction,

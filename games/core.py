@@ -438,6 +438,9 @@ class Game(ABC, Generic[StateT, MoveT]):
     the event's seat (the bot adds the name where the mover is not meant)."""
     units: ClassVar[tuple[str, str]] = ("point", "points")
     """What scores count, singular and plural."""
+    search_profile: ClassVar[object] = None
+    """How the computer search plays this game: a :class:`games.ai.profile.SearchProfile`, or
+    None for the defaults (typed as ``object`` because ``games.ai`` builds on this module)."""
 
     def __init__(self) -> None:
         self._legal_cache: StateCache[StateT, tuple[tuple[MoveT, ...], frozenset[MoveT]]] = StateCache(

@@ -472,11 +472,6 @@ def stack_vertically(parts: Sequence[Image.Image], background: RGB = THEME.backg
     return canvas
 
 
-def round_up(value: int, step: int) -> int:
-    """``value`` rounded up to a multiple of ``step``."""
-    return -(-value // step) * step
-
-
 def to_png(image: Image.Image) -> bytes:
     """Encode ``image`` as PNG bytes."""
     buffer = io.BytesIO()

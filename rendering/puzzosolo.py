@@ -20,6 +20,7 @@ from PIL import Image, ImageDraw
 from games.puzzominos.board import Place
 from games.puzzominos.pieces import PENTOMINOES
 from games.puzzominos.targets import COLUMNS
+from games.puzzosolo.state import SoloStatus
 from rendering.base import Drawn
 from rendering.charts import Series, line_chart
 from rendering.common import (
@@ -134,16 +135,16 @@ def board_image(state: Any, layout: Layout) -> Image.Image:
         _piece(draw, layout, placed.place, ghost=False, hinted=placed.hinted)
     for place in state.solution[len(own) :]:
         _piece(draw, layout, place, ghost=True, hinted=False)
-    if state.placed and state.status != "gave up":
+    if state.placed and state.status is not SoloStatus.GAVE_UP:
         outline(draw, layout, state.placed[-1].place.cells, THEME.highlight, max(3, layout.cell // 7))
     return image
 
 
 def _title(state: Any) -> str:
     target = state.target.name
-    if state.status == "solved":
+    if state.status is SoloStatus.SOLVED:
         return f"Puzz-Ominos solitaire · {target} · solved!"
-    if state.status == "gave up":
+    if state.status is SoloStatus.GAVE_UP:
         kept = state.solution[: len(state.placed)] == state.places and state.placed
         return f"Puzz-Ominos solitaire · {target} · gave up: " + (
             "your pieces completed (pale)" if kept else "a solution"
@@ -158,7 +159,7 @@ def render_board(view: Any, players: Sequence[str]) -> Image.Image:
     board = board_image(view, layout)
     extra = counted(view.hints, "hint") if view.hints else ""
     line = ScoreLine(player_name(players, 0, "Player"), f"{len(view.placed)}/{target.needed}", extra)
-    to_act = 0 if view.status == "playing" else None
+    to_act = 0 if view.status is SoloStatus.PLAYING else None
     strip = score_strip(board.width, [line], to_act, title=_title(view))
     return stack_vertically([board, strip])
 

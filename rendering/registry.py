@@ -1,32 +1,38 @@
 """The renderers of the games, registered in one place, and the PNG functions the bot calls.
 
-Every game has one :class:`~rendering.base.Renderer` (``RENDERER`` in ``rendering/<game>.py``),
-listed in :data:`SHIPPED` by import: a renderer that fails to import is an error when this
-module is imported (at start), never a silent skip. Tests register the renderers of their own
-games with :func:`register`.
+Every game has one :class:`~rendering.base.Renderer` (``RENDERER`` in ``rendering/<module>.py``,
+for each module of :data:`games.registry.GAME_MODULES`, the one list of shipped games), all
+collected in :data:`SHIPPED`: a renderer that fails to import, or a module without one, is an
+error when this module is imported (at start), never a silent skip. Tests register the
+renderers of their own games with :func:`register`.
 
 ``view`` is ``game.view(state, seat_or_None)`` and ``players`` are display names in seat order.
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Sequence
 from typing import Any
 
 from games.errors import UnknownGameError
-from rendering import geominos, geronimos, puzzominos, puzzosolo, tileup, triominos
+from games.registry import GAME_MODULES
 from rendering.base import Renderer
 from rendering.common import drawable_names, to_png
 
-SHIPPED: tuple[Renderer, ...] = (
-    geominos.RENDERER,
-    triominos.RENDERER,
-    geronimos.RENDERER,
-    puzzominos.RENDERER,
-    puzzosolo.RENDERER,
-    tileup.RENDERER,
-)
-"""The renderer of every shipped game."""
+
+def _load_shipped() -> tuple[Renderer, ...]:
+    found = []
+    for module in GAME_MODULES:
+        renderer = getattr(importlib.import_module(f"rendering.{module}"), "RENDERER", None)
+        if not isinstance(renderer, Renderer):
+            raise TypeError(f"rendering.{module} must define RENDERER, a rendering.base.Renderer")
+        found.append(renderer)
+    return tuple(found)
+
+
+SHIPPED: tuple[Renderer, ...] = _load_shipped()
+"""The renderer of every shipped game, in the order of :data:`games.registry.GAME_MODULES`."""
 
 _renderers: dict[str, Renderer] = {}
 

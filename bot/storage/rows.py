@@ -13,6 +13,7 @@ from dataclasses import dataclass, fields
 from typing import Any, ClassVar, Protocol, TypeVar
 
 from bot.ratings import RatingUpdate
+from bot.status import Status
 
 
 class Row(Protocol):
@@ -115,7 +116,7 @@ class GameRow:
     guild_id: int | None
     channel_id: int
     host_id: int
-    status: str
+    status: Status
     options: dict[str, Any]
     seed: int
     deal: Any
@@ -145,7 +146,7 @@ class GameRow:
     @classmethod
     def from_row(cls, row: Row) -> GameRow:
         """The game in a ``games`` row (selected with :attr:`COLUMNS`)."""
-        return _build(cls, row, options=_json, deal=_json, snapshot=_json, outcome=_json)
+        return _build(cls, row, status=Status, options=_json, deal=_json, snapshot=_json, outcome=_json)
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import logging
 import re
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
@@ -14,10 +14,8 @@ from bot import errors, words
 from bot.sessions import Session, SessionService, Status
 from bot.storage import unavailable
 from bot.ui import files, replies
+from bot.ui.protocol import TableBot
 from games.errors import GameError
-
-if TYPE_CHECKING:
-    from bot.client import TilehostBot
 
 log = logging.getLogger(__name__)
 
@@ -58,14 +56,14 @@ class TableButton(
         return cls(ButtonVerb(match["verb"]), int(match["id"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        bot: TilehostBot = interaction.client  # type: ignore[assignment]
+        bot: TableBot = interaction.client  # type: ignore[assignment]
         try:
             session = bot.service.get(self.game_id)
             if session is None:
                 raise errors.GameOver("That game is no longer running.")
             await self._run(interaction, bot, session)
         except (errors.SessionError, GameError) as error:
-            await replies.send_error(interaction, str(error))
+            await replies.private(interaction, str(error))
         except Exception as error:
             if unavailable(error):
                 log.error(
@@ -74,12 +72,12 @@ class TableButton(
                     self.game_id,
                     error,
                 )
-                await replies.send_error(interaction, replies.STORAGE_DOWN)
+                await replies.private(interaction, replies.STORAGE_DOWN)
                 return
             log.exception("the %s button of game %s failed", self.verb, self.game_id)
-            await replies.send_error(interaction, replies.NOTHING_RECORDED)
+            await replies.private(interaction, replies.NOTHING_RECORDED)
 
-    async def _run(self, interaction: discord.Interaction, bot: TilehostBot, session: Session) -> None:
+    async def _run(self, interaction: discord.Interaction, bot: TableBot, session: Session) -> None:
         service = bot.service
         user = interaction.user
         if self.verb is ButtonVerb.HAND:

@@ -58,11 +58,6 @@ async def private(interaction: discord.Interaction, text: str, **kwargs: Any) ->
     return True
 
 
-async def send_error(interaction: discord.Interaction, text: str) -> None:
-    """An ephemeral message saying what was wrong (and that nothing was stored)."""
-    await private(interaction, text)
-
-
 async def answer_error(interaction: discord.Interaction, error: Exception) -> None:
     """The one place a refused command is answered (the command tree's error handler): session
     and game errors, Discord's own checks and transformers become a private message saying what
@@ -74,16 +69,16 @@ async def answer_error(interaction: discord.Interaction, error: Exception) -> No
     ):
         original = original.__cause__  # a refusal while reading an option (e.g. a game number)
     if isinstance(original, errors.SessionError | GameError):
-        await send_error(interaction, str(original))
+        await private(interaction, str(original))
     elif isinstance(original, workers.WorkTooLong):
-        await send_error(interaction, "That took too long; nothing was changed. Try again later.")
+        await private(interaction, "That took too long; nothing was changed. Try again later.")
     elif isinstance(original, app_commands.TransformerError | app_commands.CheckFailure):
-        await send_error(interaction, str(original))
+        await private(interaction, str(original))
     elif unavailable(original):
         command = getattr(interaction.command, "qualified_name", "?")
         log.error("/%s: the database takes no writes: %s", command, original)
-        await send_error(interaction, STORAGE_DOWN)
+        await private(interaction, STORAGE_DOWN)
     else:
         command = getattr(interaction.command, "qualified_name", "?")
         log.error("unexpected error in /%s", command, exc_info=original)
-        await send_error(interaction, NOTHING_RECORDED)
+        await private(interaction, NOTHING_RECORDED)

@@ -17,17 +17,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, Literal
+from dataclasses import dataclass, field
+from typing import Any, Literal
 
 import discord
 
 from bot import words
 from bot.sessions import Session, Status, Step, Update, UpdateKind
 from bot.ui import buttons, files, replies
-
-if TYPE_CHECKING:
-    from bot.client import TilehostBot
+from bot.ui.protocol import TableBot
 
 log = logging.getLogger(__name__)
 
@@ -49,7 +47,7 @@ class _Turn:
 class TableAnnouncer:
     """Announces every update of every game in its room (thread or channel)."""
 
-    def __init__(self, bot: TilehostBot) -> None:
+    def __init__(self, bot: TableBot) -> None:
         self.bot = bot
         self._queues: dict[int, list[Update]] = {}
         self._tasks: dict[int, asyncio.Task[None]] = {}
@@ -161,7 +159,7 @@ class TableAnnouncer:
         if message is None:
             return
         try:
-            await self.bot.service.storage.set_message(session.id, message.id)
+            await self.bot.service.set_message(session, message.id)
         except Exception:
             log.exception("game %s: could not remember board message %s", session.id, message.id)
 
@@ -183,7 +181,6 @@ class TableAnnouncer:
         lobby_id = session.row.message_id
         thread = await self._open_thread(session, lobby_id)
         if thread is not None:
-            session = self._with_thread(session, thread.id)
             await self._add_players(thread, session)
         where = thread.mention if thread is not None else None
         if lobby_id is not None:
@@ -192,12 +189,6 @@ class TableAnnouncer:
         if session.game.max_players == 1:
             turn.before = []
         await self._post_turn(session, turn)
-
-    def _with_thread(self, session: Session, thread_id: int) -> Session:
-        live = self.bot.service.get(session.id)
-        for each in {id(s): s for s in (session, live) if s is not None}.values():
-            each.row = replace(each.row, thread_id=thread_id)
-        return live or session
 
     async def _open_thread(self, session: Session, lobby_id: int | None) -> discord.Thread | None:
         """The game's own thread, made from its lobby message; None where threads are off or the
@@ -231,7 +222,7 @@ class TableAnnouncer:
             log.info("game %s plays in its channel: no thread (%s)", session.id, error)
             return None
         try:
-            await self.bot.service.storage.set_thread(session.id, thread.id)
+            await self.bot.service.set_thread(session, thread.id)
         except Exception:
             log.exception("game %s: could not store its thread %s", session.id, thread.id)
         return thread

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from games import records
+from games.ai import SearchPlayer, player_for
 from games.ai.budget import Budget
 from games.ai.profile import SearchProfile
 from games.core import Game, GameOptions, Outcome
@@ -44,8 +45,6 @@ def play_match(
     """Play a game from ``seed`` with a computer of ``levels[seat]`` in every seat, ``hard`` ones
     thinking within ``budget`` (or ``budgets[seat]``); ``profile`` replaces the game's search
     profile for the ``hard`` seats (experiments)."""
-    from games.ai import SearchPlayer, player_for  # the package imports this module
-
     players = len(levels)
     chosen = options if options is not None else game.Options()
     state = game.new(players, chosen, seed=seed)

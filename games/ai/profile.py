@@ -68,5 +68,5 @@ DEFAULT_PROFILE = SearchProfile()
 
 def profile_of(game: Game[Any, Any]) -> SearchProfile:
     """The game's profile (its ``search_profile``), or the defaults."""
-    found = getattr(game, "search_profile", None)
+    found = game.search_profile
     return found if isinstance(found, SearchProfile) else DEFAULT_PROFILE

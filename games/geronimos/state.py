@@ -99,11 +99,6 @@ class Move:
         """A placement of the card ``laid_text`` (as laid, or ``L``) in ``cell``."""
         return cls(MoveKind.PLACE, laid_text, cell, stack)
 
-    @property
-    def is_discard(self) -> bool:
-        """True for the discard action."""
-        return self.kind is MoveKind.DISCARD
-
 
 DISCARD = Move(MoveKind.DISCARD)
 BONUS = Move(MoveKind.BONUS)

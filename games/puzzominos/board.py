@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass
-from functools import cache
 
 from games.puzzominos.pieces import Cell, Cells, Orientation, distinct_orientations, oriented_cells
 
@@ -39,14 +38,6 @@ class Place:
     def cells(self) -> Cells:
         """The squares it covers."""
         return placed_cells(self.piece, self.orientation, self.x, self.y)
-
-
-@cache
-def ring_offsets(piece: str, orientation: Orientation) -> Cells:
-    """Cells edge-adjacent to the oriented shape (relative to its top-left), outside it."""
-    shape = set(oriented_cells(piece, orientation))
-    ring = {(cx + dx, cy + dy) for cx, cy in shape for dx, dy in STEPS} - shape
-    return tuple(sorted(ring, key=lambda c: (c[1], c[0])))
 
 
 def ring(cells: Iterable[Cell]) -> set[Cell]:

@@ -45,19 +45,7 @@ def legal_squares(board: Sequence[Stack], tile: str) -> list[int]:
 def region(board: Sequence[Stack], square: int) -> tuple[int, ...]:
     """The connected squares whose top tiles share the colour of ``square``'s top tile."""
     stack = board[square]
-    if not stack:
-        return ()
-    colour = stack[-1][0]
-    seen = {square}
-    todo = [square]
-    while todo:
-        current = todo.pop()
-        for near in NEIGHBOURS[current]:
-            other = board[near]
-            if near not in seen and other and other[-1][0] == colour:
-                seen.add(near)
-                todo.append(near)
-    return tuple(sorted(seen))
+    return _flood(board, square, stack[-1][0]) if stack else ()
 
 
 def regions(board: Sequence[Stack]) -> list[tuple[str, tuple[int, ...]]]:
@@ -90,7 +78,12 @@ def points(board: Sequence[Stack], squares: Sequence[int]) -> int:
 
 def region_after(board: Sequence[Stack], tile: str, square: int) -> tuple[int, ...]:
     """The region that would hold ``square`` once ``tile`` is placed on it (board unchanged)."""
-    colour = tile[0]
+    return _flood(board, square, tile[0], limit=5)
+
+
+def _flood(board: Sequence[Stack], square: int, colour: str, limit: int | None = None) -> tuple[int, ...]:
+    """``square`` and the squares joined to it through top tiles of ``colour``, in reading
+    order; the search stops once it holds more than ``limit`` squares (no goal shape is larger)."""
     seen = {square}
     todo = [square]
     while todo:
@@ -100,6 +93,6 @@ def region_after(board: Sequence[Stack], tile: str, square: int) -> tuple[int, .
             if near not in seen and other and other[-1][0] == colour:
                 seen.add(near)
                 todo.append(near)
-                if len(seen) > 5:
+                if limit is not None and len(seen) > limit:
                     return tuple(sorted(seen))
     return tuple(sorted(seen))

@@ -12,7 +12,7 @@ import pytest
 
 from bot.client import TilehostBot
 from tests.attacks.support import answered, check_stored_game, together
-from tests.e2e.helpers import REFUSALS, only_game, posts, rows, to_act
+from tests.e2e.helpers import REFUSALS, only_game, posts, rows, start_game, to_act
 
 
 @pytest.fixture
@@ -118,20 +118,16 @@ async def test_double_clicks_on_join_and_start(
     await still_usable(env, channel, people, db_path, make_bot)
 
 
-async def started(env: Any, channel: Any, people: dict[str, Any], db_path: str, clock_hours: int = 0) -> int:
-    alice, bob, cara = people["alice"], people["bob"], people["cara"]
-    await alice.slash(channel, "tiny new", clock_hours=clock_hours)
-    await bob.slash(channel, "tiny join")
-    await cara.slash(channel, "tiny join")
-    await alice.slash(channel, "tiny start")
-    return only_game(db_path)
+def players(people: dict[str, Any]) -> list[Any]:
+    """Alice hosts a game of three with Bob and Cara (Dan watches)."""
+    return [people["alice"], people["bob"], people["cara"]]
 
 
 async def test_a_move_racing_resignations(
     world: Any, db_path: str, make_bot: Callable[..., TilehostBot]
 ) -> None:
     env, channel, people = world
-    game_id = await started(env, channel, people, db_path)
+    game_id = await start_game(env, channel, "tiny", *players(people), clock_hours=0)
     mover = to_act(db_path, game_id, people)
     others = [p for p in list(people.values())[:3] if p is not mover]
     async with together(env):
@@ -154,7 +150,7 @@ async def test_a_move_racing_the_clock(
     world: Any, db_path: str, make_bot: Callable[..., TilehostBot]
 ) -> None:
     env, channel, people = world
-    game_id = await started(env, channel, people, db_path, clock_hours=1)
+    game_id = await start_game(env, channel, "tiny", *players(people), clock_hours=1)
     mover = to_act(db_path, game_id, people)
     await env.advance_time(3600 - 1)
     async with together(env):

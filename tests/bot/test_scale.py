@@ -93,7 +93,7 @@ async def test_a_stale_process_catches_up(processes: tuple[Factory, FakeTime]) -
     game_id = await two_player_game(first, 1 << 22, 10)
     second = await make()
     await second.restore()
-    await second.ready(table(second, game_id))  # loaded before the first process moves on
+    await second.ready(table(second, game_id))  # loaded before the first process moves: stale
     user = user_to_act(first, game_id)
     await first.play(table(first, game_id), user, "draw")
     with pytest.raises(errors.StaleAction):

@@ -128,6 +128,23 @@ def private(result: Any) -> Any:
     return message
 
 
+async def start_game(
+    env: Any, channel: Any, game: str, host: Any, *others: Any, computers: int = 0, **options: Any
+) -> int:
+    """The one way tests start a game through Discord: ``host`` opens a ``game`` lobby in
+    ``channel`` with ``options`` (a public message), ``others`` join and ``computers`` computer
+    players take seats (privately answered), and the host starts it. The game's id."""
+    lobby = shown(await host.slash(channel, f"{game} new", **options))
+    assert lobby is not None and not lobby.ephemeral, lobby
+    game_id = env.bot.service.lobby_in(channel.id, game).id
+    for other in others:
+        private(await other.slash(channel, f"{game} join"))
+    for _ in range(computers):
+        private(await host.slash(channel, f"{game} computer"))
+    private(await host.slash(channel, f"{game} start"))
+    return int(game_id)
+
+
 REFUSALS = (SessionError, GameError, app_commands.TransformerError, app_commands.CheckFailure)
 """What a refused command raises (the tree's error handler answers it privately)."""
 
@@ -238,9 +255,18 @@ class Table:
     watch: Watch
 
     @classmethod
-    def watching(cls, game: str, env: Any, channel: Any, db_path: str, people: dict[str, Any]) -> Table:
-        """The table of the one game in the database, its start checked by a new :class:`Watch`."""
-        game_id = only_game(db_path)
+    def watching(
+        cls,
+        game: str,
+        env: Any,
+        channel: Any,
+        db_path: str,
+        people: dict[str, Any],
+        game_id: int | None = None,
+    ) -> Table:
+        """The table of game ``game_id`` (default: the one game in the database), its start
+        checked by a new :class:`Watch`."""
+        game_id = only_game(db_path) if game_id is None else game_id
         watch = Watch(env, channel, db_path)
         watch.after(game_id)
         return cls(game, env, channel, db_path, game_id, people, watch)

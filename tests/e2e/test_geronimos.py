@@ -13,6 +13,7 @@ import pytest
 
 from games.geronimos import GAME, Options
 from tests.e2e.helpers import (
+    Table,
     Watch,
     boards,
     build_bot,
@@ -22,16 +23,15 @@ from tests.e2e.helpers import (
     only_game,
     posts,
     private,
-    refused,
     room,
     rows,
     seat_names,
     shown,
-    table_counts,
+    start_game,
     to_act,
     turns_played,
 )
-from tests.e2e.test_geominos import last_mover, reminded, started
+from tests.e2e.test_geominos import last_mover, reminded
 
 EXTENSIONS = ("cogs.lobby", "cogs.standings", "cogs.geronimos")
 DRAWN_CARD = re.compile(
@@ -214,46 +214,15 @@ async def test_game_against_a_computer(world: Any, db_path: str) -> None:
     assert "Game over" in posts(channel)[-1].content
 
 
-async def test_bad_notation_and_illegal_moves_store_nothing(
-    world: Any, db_path: str, seed: list[int]
-) -> None:
-    env, channel, people = world
-    seed[0] = next(s for s in range(1000, 1100) if GAME.new(2, Options(), seed=s).drawn != "L")
-    alice, bob, cara = people["alice"], people["bob"], people["cara"]
-    await alice.slash(channel, "geronimos new")
-    await bob.slash(channel, "geronimos join")
-    await alice.slash(channel, "geronimos start")
-    game_id = only_game(db_path)
-    thread = room(channel, game_id)
-    _, ply, seat = game_state(db_path, game_id)
-    names = seat_names(db_path, game_id)
-    mover, waiting = people[names[seat]], people[names[1 - seat]]
-    legal = (await mover.autocomplete(thread, "geronimos play", "move", ""))[0]["value"]
-    before = table_counts(db_path)
-    checks = [
-        (mover, "geronimos play", {"move": "hello"}, "is not a Geronimos move"),
-        (mover, "geronimos play", {"move": "123456@0,0 please"}, "is not a Geronimos move"),
-        (mover, "geronimos play", {"move": "@9,9"}, "does not fit at 9,9"),
-        (mover, "geronimos play", {"move": "L@1,0"}, "not a Leader"),
-        (mover, "geronimos play", {"move": "@0,0^"}, "does not fit at 0,0"),
-        (mover, "geronimos play", {"move": "1" * 5000}, "too long"),
-        (mover, "geronimos discard", {}, "must be played"),
-        (waiting, "geronimos play", {"move": legal}, "not your turn"),
-        (cara, "geronimos discard", {}, "not playing"),
-    ]
-    for who, command, options, expected in checks:
-        refused(env, await who.slash(thread, command, **options), expected)
-    assert table_counts(db_path) == before
-    assert game_state(db_path, game_id)[1] == ply
-    played = private(await mover.slash(thread, "geronimos play", move=legal))
-    assert played.content.startswith("✅") and game_state(db_path, game_id)[1] > ply
-
-
 async def test_a_drawn_game_is_recorded_as_a_draw(world: Any, db_path: str, seed: list[int]) -> None:
-    _, channel, people = world
+    env, channel, people = world
     options = Options(bag=20, leaders=0, table="rings")
     seed[0] = game_seed(options, drawn=True)
-    game_id, thread, watch = await started(world, db_path, "geronimos", bag=20, leaders=0, table="rings")
+    game_id = await start_game(
+        env, channel, "geronimos", people["alice"], people["bob"], bag=20, leaders=0, table="rings"
+    )
+    table = Table.watching("geronimos", env, channel, db_path, people, game_id)
+    thread, watch = table.thread, table.watch
     for _ in range(MAX_PLIES):
         if game_state(db_path, game_id)[0] != "playing":
             break
@@ -267,8 +236,9 @@ async def test_a_drawn_game_is_recorded_as_a_draw(world: Any, db_path: str, seed
 
 
 async def test_clock_reminds_then_the_late_player_forfeits(world: Any, db_path: str) -> None:
-    env, channel, _ = world
-    game_id, _, watch = await started(world, db_path, "geronimos", clock_hours=2)
+    env, channel, people = world
+    game_id = await start_game(env, channel, "geronimos", people["alice"], people["bob"], clock_hours=2)
+    watch = Table.watching("geronimos", env, channel, db_path, people, game_id).watch
     deadline = rows(db_path, "SELECT deadline FROM games WHERE id = ?", game_id)[0][0]
     assert deadline == pytest.approx(env.now().timestamp() + 2 * 3600, abs=2)
     late, left = await reminded(world, db_path, game_id, watch)

@@ -19,6 +19,7 @@ from tests.e2e.helpers import (
     room,
     rows,
     shown,
+    start_game,
     to_act,
 )
 
@@ -80,6 +81,21 @@ async def test_whole_game_in_its_thread_with_a_restart(table: Any, make_bot: Any
     assert "Game over" in in_thread[-1].content
     for message in [*in_thread, *in_channel]:
         assert not SEAT_WORDS.search(message.content), message.content
+
+
+async def test_the_live_session_knows_its_thread_and_board_message(table: Any, db_path: str) -> None:
+    env, _, channel, people = table
+    game_id = await start_game(env, channel, "tiny", people["alice"], people["bob"])
+    thread = room(channel, game_id)
+    await env.bot.announcer.caught_up(game_id)
+    session = env.bot.service.get(game_id)
+    assert thread is not channel and session is not None
+    assert session.row.thread_id == thread.id, "the thread is in the live row, not only in storage"
+    assert session.row.message_id == last_board(thread).id, "and so is the turn's board message"
+    ((stored_thread, stored_message),) = rows(
+        db_path, "SELECT thread_id, message_id FROM games WHERE id = ?", game_id
+    )
+    assert (stored_thread, stored_message) == (session.row.thread_id, session.row.message_id)
 
 
 async def test_pings_go_to_the_player_whose_turn_starts(table: Any, db_path: str) -> None:

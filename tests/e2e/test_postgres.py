@@ -13,7 +13,7 @@ import pytest
 from bot.client import ShardedTilehostBot, TilehostBot, create_bot
 from bot.settings import Settings
 from tests.conftest import TEST_EXTENSIONS
-from tests.e2e.helpers import SEAT_WORDS, last_board, make_world, posts, private
+from tests.e2e.helpers import SEAT_WORDS, last_board, make_world, posts, private, start_game
 
 
 @pytest.fixture
@@ -38,21 +38,12 @@ def table(simcord_env: Any) -> Any:
     return env, channel, people["alice"], people["bob"]
 
 
-async def start_game(env: Any, channel: Any, alice: Any, bob: Any) -> tuple[int, Any]:
-    """A Tiny Tiles game of alice and bob: its id and its thread."""
-    await alice.slash(channel, "tiny new")
-    await bob.slash(channel, "tiny join")
-    private(await alice.slash(channel, "tiny start"))
-    (session,) = env.bot.service.sessions()
-    (thread,) = channel.threads
-    assert session.row.thread_id == thread.id
-    return int(session.id), thread
-
-
 async def test_whole_game_with_restarts(table: Any, make_pg_bot: Callable[[], TilehostBot]) -> None:
     env, channel, alice, bob = table
     assert isinstance(env.bot, ShardedTilehostBot) and env.bot.storage.dialect == "postgresql"
-    game_id, thread = await start_game(env, channel, alice, bob)
+    game_id = await start_game(env, channel, "tiny", alice, bob)
+    (thread,) = channel.threads
+    assert env.bot.service.get(game_id).row.thread_id == thread.id, "the live session knows its thread"
     for ply in range(200):
         session = env.bot.service.get(game_id)
         if session is None:
@@ -82,7 +73,9 @@ async def test_whole_game_with_restarts(table: Any, make_pg_bot: Callable[[], Ti
 
 async def test_clock_survives_a_restart(table: Any, make_pg_bot: Callable[[], TilehostBot]) -> None:
     env, channel, alice, bob = table
-    game_id, thread = await start_game(env, channel, alice, bob)
+    game_id = await start_game(env, channel, "tiny", alice, bob)
+    (thread,) = channel.threads
+    assert env.bot.service.get(game_id).row.thread_id == thread.id, "the live session knows its thread"
     await env.advance_time(3600)
     await env.restart_bot(make_pg_bot())
     await env.advance_time(23 * 3600 + 1)

@@ -14,12 +14,12 @@ from games import registry
 from games.__main__ import selfplay
 from tests.e2e.helpers import (
     make_world,
-    only_game,
     posts,
     private,
     refused,
     room,
     shown,
+    start_game,
     table_counts,
 )
 
@@ -45,10 +45,7 @@ async def test_export_replay_and_import(name: str, simcord_env: Any, db_path: st
     assert rules.embeds[0].title.startswith(title)
     assert [a.filename for a in rules.attachments] == [f"{name}-rules.png"]
     refused(env, await bob.slash(channel, f"{name} export"), f"No {title} game has ended in this channel")
-    await alice.slash(channel, f"{name} new")
-    await bob.slash(channel, f"{name} join")
-    await alice.slash(channel, f"{name} start")
-    game_id = only_game(db_path)
+    game_id = await start_game(env, channel, name, alice, bob)
     thread = room(channel, game_id)
     assert thread is not channel
     refused(env, await bob.slash(thread, f"{name} replay", game_id=game_id), "still running")

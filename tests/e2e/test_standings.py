@@ -14,7 +14,18 @@ import pytest
 from bot.client import TilehostBot, create_bot
 from bot.settings import Settings
 from tests.conftest import TEST_EXTENSIONS
-from tests.e2e.helpers import Watch, game_state, posts, private, refused, room, rows, seat_names, shown
+from tests.e2e.helpers import (
+    Watch,
+    game_state,
+    posts,
+    private,
+    refused,
+    room,
+    rows,
+    seat_names,
+    shown,
+    start_game,
+)
 
 DRAW_SEED = 10  # with both players taking the first suggestion, Tiny Tiles ends 21-21
 LINK = re.compile(r"https://discord\.com/channels/(\d+)/(\d+)/(\d+)")
@@ -29,17 +40,6 @@ def build(db_path: str, seeds: list[int]) -> TilehostBot:
 @pytest.fixture
 def simcord_bot(db_path: str) -> TilehostBot:
     return build(db_path, [DRAW_SEED])
-
-
-async def start(channel: Any, db_path: str, host: Any, *others: Any) -> int:
-    """``host`` opens a Tiny Tiles game here with ``others`` (or a computer) and starts it."""
-    await host.slash(channel, "tiny new")
-    for other in others:
-        await other.slash(channel, "tiny join")
-    if not others:
-        await host.slash(channel, "tiny computer")
-    private(await host.slash(channel, "tiny start"))
-    return last_game(db_path)
 
 
 def watch_new_games(env: Any, channel: Any, db_path: str) -> Watch:
@@ -79,22 +79,22 @@ async def test_standings_across_two_servers(simcord_env: Any, db_path: str) -> N
 
     # 1. a draw (the seed makes the first suggestions tie 21-21)
     watch = watch_new_games(env, here, db_path)
-    draw_id = await start(here, db_path, alice, bob)
+    draw_id = await start_game(env, here, "tiny", alice, bob)
     await play_out(here, db_path, draw_id, {"alice": alice, "bob": bob}, watch)
     watch.finish(draw_id)
     assert rows(db_path, "SELECT SUM(draw) FROM results WHERE game_id = ?", draw_id) == [(2,)]
     drawn = posts(here)[-1]
     assert "a draw between" in drawn.content and "(resigned)" not in drawn.content
     # 2. a forfeit: bob resigns, in the game's thread
-    forfeit_id = await start(here, db_path, alice, bob)
+    forfeit_id = await start_game(env, here, "tiny", alice, bob)
     private(await bob.slash(room(here, forfeit_id), "tiny resign"))
     assert "**bob** 0 (resigned)" in posts(here)[-1].content
     # 3. against a computer: recorded, but not rated
     watch = watch_new_games(env, here, db_path)
-    computer_id = await start(here, db_path, alice)
+    computer_id = await start_game(env, here, "tiny", alice, computers=1)
     await play_out(here, db_path, computer_id, {"alice": alice}, watch)
     # 4. in the other server: bob resigns against cara
-    await start(there, db_path, cara, bob_away)
+    await start_game(env, there, "tiny", cara, bob_away)
     private(await bob_away.slash(room(there, last_game(db_path)), "tiny resign"))
 
     board = shown(await alice.slash(here, "leaderboard", game="tiny", scope="server", sort="rating"))

@@ -24,7 +24,6 @@ from tests.e2e.helpers import (
     game_state,
     last_board,
     make_world,
-    only_game,
     posts,
     private,
     refused,
@@ -32,7 +31,7 @@ from tests.e2e.helpers import (
     rows,
     seat_names,
     shown,
-    table_counts,
+    start_game,
     to_act,
     turns_played,
 )
@@ -311,35 +310,12 @@ async def test_computers_fill_seats(world: Any, db_path: str) -> None:
     assert "Game over" not in "\n".join(message.content for message in posts(channel))
 
 
-async def test_bad_notation_and_illegal_moves_store_nothing(world: Any, db_path: str) -> None:
+async def test_after_its_placement_the_turn_has_taken_its_action(world: Any, db_path: str) -> None:
     env, channel, people = world
-    alice, bob, cara = people["alice"], people["bob"], people["cara"]
-    await alice.slash(channel, "tileup new")
-    await bob.slash(channel, "tileup join")
-    await alice.slash(channel, "tileup start")
-    game_id = only_game(db_path)
+    alice, bob = people["alice"], people["bob"]
+    game_id = await start_game(env, channel, "tileup", alice, bob)
     thread = room(channel, game_id)
     mover = to_act(db_path, game_id, people)
-    waiting = bob if mover is alice else alice
-    before = table_counts(db_path)
-    checks = [
-        (mover, "tileup play", {"move": "hello"}, "`hello`: this is not a move"),
-        (mover, "tileup play", {"move": "X4@C5"}, "X4 is not a tile"),
-        (mover, "tileup play", {"move": "O4@Z9"}, "there is no square Z9"),
-        (mover, "tileup play", {"move": "O4@A1"}, "you have no O4"),
-        (mover, "tileup play", {"move": "O" * 5000}, "too long"),
-        (mover, "tileup end", {}, "take your action first"),
-        (mover, "tileup score", {"card": "7@F6"}, "there is no goal card 7"),
-        (mover, "tileup score", {"card": "1"}, "cannot score"),
-        (mover, "tileup discard", {"what": "goal 3"}, "only at the end of your turn"),
-        (waiting, "tileup tiles", {}, "not your turn"),
-        (cara, "tileup goal", {}, "not playing"),
-    ]
-    for who, command, options, expected in checks:
-        refused(env, await who.slash(thread, command, **options), expected)
-    assert table_counts(db_path) == before
-    assert rows(db_path, "SELECT COUNT(*) FROM moves WHERE game_id = ?", game_id) == [(0,)]
-    assert len(posts(thread)) == 1, "refusals are private: nothing is posted"
     place = nearest_corner(
         [c["value"] for c in await mover.autocomplete(thread, "tileup play", "move", "@")], CORNERS
     )
@@ -356,11 +332,9 @@ async def test_bad_notation_and_illegal_moves_store_nothing(world: Any, db_path:
 async def test_a_reminder_then_the_clock_ends_the_turn_without_a_forfeit(world: Any, db_path: str) -> None:
     env, channel, people = world
     alice, bob = people["alice"], people["bob"]
-    await alice.slash(channel, "tileup new", clock_hours=2)
-    await bob.slash(channel, "tileup join")
-    await alice.slash(channel, "tileup start")
-    table = Table.watching("tileup", env, channel, db_path, people)
-    game_id, watch = table.game_id, table.watch
+    game_id = await start_game(env, channel, "tileup", alice, bob, clock_hours=2)
+    table = Table.watching("tileup", env, channel, db_path, people, game_id)
+    watch = table.watch
     late = table.mover()
     place = nearest_corner(await table.suggestions(late, "play", "move", "@"), CORNERS)
     assert place is not None

@@ -1,0 +1,143 @@
+"""The session service: the one entry point of the cogs, the UI and the tests, holding the
+collaborators that do the work.
+
+- :attr:`~SessionService.tables` (:class:`~bot.sessions.lookup.Tables`): the live sessions;
+- :attr:`~SessionService.lobby` (:class:`~bot.sessions.lobby.Lobby`): lobbies, seats, start, abort;
+- :attr:`~SessionService.referee` (:class:`~bot.sessions.play.Referee`): moves, forced turns,
+  computer turns, timeouts, the commit;
+- :attr:`~SessionService.clocks` (:class:`~bot.sessions.clocks.Clocks`): deadlines, alarms,
+  retries, reminders;
+- :attr:`~SessionService.advice` (:class:`~bot.sessions.advice.Advice`): suggestions, hints,
+  computer choices;
+- :attr:`~SessionService.restorer` (:class:`~bot.sessions.restore.Restorer`): restore after a
+  restart, reload, finished games.
+
+The service's own methods are the API callers use; most hand the call to the collaborator that
+does it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from collections.abc import Awaitable, Callable
+from dataclasses import replace
+from typing import Any
+
+from bot.sessions.advice import Advice
+from bot.sessions.clocks import Clocks
+from bot.sessions.lobby import Lobby
+from bot.sessions.lookup import Shared, Tables
+from bot.sessions.play import Referee
+from bot.sessions.restore import Restorer
+from bot.sessions.session import Chooser, Listener, Session, Update, ready
+from bot.shards import Shards
+from bot.storage import Storage
+from games import ai
+
+log = logging.getLogger(__name__)
+
+
+class SessionService:
+    """Runs every table. ``now``, ``sleep`` and ``seed_source`` are injectable for tests."""
+
+    def __init__(
+        self,
+        storage: Storage,
+        *,
+        now: Callable[[], float],
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        default_turn_seconds: int = 24 * 3600,
+        seed_source: Callable[[], int] | None = None,
+        chooser: Chooser | None = None,
+        shards: Shards | None = None,
+        computer_budget: ai.Budget | None = None,
+    ) -> None:
+        self.storage = storage
+        self.shards = shards
+        """The shards whose games this service drives (None: every game in the database)."""
+        self.now = now
+        self.computer_budget = computer_budget or ai.Budget()
+        """What a ``hard`` computer (and a hint) may spend on one decision."""
+        self._listeners: list[Listener] = []
+        self.tables = Tables()
+        shared = Shared(storage, self.tables, now, self._publish)
+        self.clocks = Clocks(shared, sleep)
+        self.clock = self.clocks.turn
+        """The turn clock every game's deadline and reminder is armed on."""
+        self.restorer = Restorer(shared, self.clocks, shards)
+        self.advice = Advice(self.computer_budget)
+        self.referee = Referee(shared, self.clocks, self.restorer, chooser or self.advice.computer_choice)
+        self.clocks.flow = self.restorer.flow = self.referee
+        seeds = seed_source or (lambda: secrets.randbits(62))
+        self.lobby = Lobby(shared, self.clocks, self.referee, seeds, default_turn_seconds)
+        # The API the cogs, the UI and the tests call, answered by the collaborator that does it.
+        self.get = self.tables.get
+        self.sessions = self.tables.sessions
+        self.in_channel = self.tables.in_channel
+        self.table = self.tables.table
+        self.lobby_in = self.tables.lobby_in
+        self.create = self.lobby.create
+        self.join = self.lobby.join
+        self.add_computer = self.lobby.add_computer
+        self.leave = self.lobby.leave
+        self.start = self.lobby.start
+        self.abort = self.lobby.abort
+        self.play = self.referee.play
+        self.resign = self.referee.resign
+        self.suggestions = self.advice.suggestions
+        self.hint = self.advice.hint
+        self.restore = self.restorer.restore
+        self.last_finished = self.restorer.last_finished
+        self.finished_record = self.restorer.finished_record
+
+    @property
+    def default_turn_seconds(self) -> int:
+        """A move's time where the lobby set none."""
+        return self.lobby.default_turn_seconds
+
+    # -- listeners -----------------------------------------------------------------------------
+
+    def subscribe(self, listener: Listener) -> None:
+        """Call ``listener`` with every update (commands, computers, the clock alike)."""
+        self._listeners.append(listener)
+
+    async def _publish(self, update: Update) -> None:
+        for listener in self._listeners:
+            try:
+                await listener(update)
+            except Exception:
+                log.exception("listener failed for %s update of game %s", update.kind, update.session.id)
+
+    # -- the table's Discord places ------------------------------------------------------------
+
+    async def set_message(self, session: Session, message_id: int) -> None:
+        """Remember the message that shows the table now (its lobby, turn board or result)."""
+        self._patch(session, message_id=message_id)
+        await self.storage.set_message(session.id, message_id)
+
+    async def set_thread(self, session: Session, thread_id: int) -> None:
+        """Remember the thread the game plays in."""
+        self._patch(session, thread_id=thread_id)
+        await self.storage.set_thread(session.id, thread_id)
+
+    def _patch(self, session: Session, **changes: Any) -> None:
+        """Change the row in memory first: the message or thread exists on Discord whether or not
+        storing it works (a failure to store is the caller's to log); the live session is
+        patched too where the caller holds another copy of the game."""
+        live = self.tables.get(session.id)
+        for each in {id(s): s for s in (session, live) if s is not None}.values():
+            each.row = replace(each.row, **changes)
+
+    # -- the rest of the API -------------------------------------------------------------------
+
+    async def ready(self, session: Session) -> Session:
+        """``session`` once its state is loaded (a restored game is replayed in the background)."""
+        return await ready(session)
+
+    async def close(self) -> None:
+        """Stop the clock, the retries and the computer players."""
+        await self.clocks.close()
+        await self.referee.close()
+
