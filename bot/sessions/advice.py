@@ -3,6 +3,7 @@ out off the event loop."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 from typing import Any
 
@@ -12,6 +13,8 @@ from bot.status import Status
 from games import ai
 
 SUGGESTION_LIMIT = 25
+SUGGESTION_WAIT = 1.0
+"""Seconds autocomplete waits for a restored game's state (Discord gives it three in all)."""
 
 
 class Advice:
@@ -25,8 +28,11 @@ class Advice:
         """Up to 25 legal moves ``(label, notation)`` for the user, best first, filtered by
         every word typed (any order, any case). Ranked off the event loop, once per position:
         the ranking is kept with the state it was made from, so it never outlives it."""
-        if session.loading is not None:
-            return []  # autocomplete cannot wait: the game is still being loaded after a restart
+        loading = session.loading
+        if loading is not None:  # restored, not loaded yet: load it now, but autocomplete cannot wait long
+            await asyncio.wait({loading.start()}, timeout=SUGGESTION_WAIT)
+            if session.state is None:
+                return []
         state = session.state
         if session.status is not Status.PLAYING or session.seat_of(user_id) != session.to_act():
             return []

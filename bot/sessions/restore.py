@@ -1,9 +1,18 @@
 """Restore: games read back from storage, after a restart (every live game), after another
-process moved one on (reload), and finished games for boards, exports and replays."""
+process moved one on (reload), and finished games for boards, exports and replays.
+
+After a restart the bot answers as soon as every game's header, seats and clock are back: a
+game's state (its record replayed in a worker) is loaded when something first needs it (a
+command, a button, autocomplete, the clock), at once, and meanwhile a background lane loads the
+others :data:`BACKGROUND_LOADS` at a time, games whose computer is to act first. A command never
+waits for any replay but its own game's, and the workers never hold more than that many
+background replays: never every replay queued at once.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from collections.abc import Sequence
 from typing import Any
@@ -11,7 +20,7 @@ from typing import Any
 from bot import errors, workers
 from bot.sessions.clocks import Clocks, Flow
 from bot.sessions.lookup import Shared
-from bot.sessions.session import Session
+from bot.sessions.session import Loading, Session
 from bot.shards import Shards
 from bot.status import Status
 from bot.storage import Clock, GameRow, SeatRow
@@ -20,6 +29,10 @@ from games.errors import GameError
 from games.records import Record, RecordedMove
 
 log = logging.getLogger(__name__)
+
+BACKGROUND_LOADS = 1
+"""Restored games the background lane replays at a time (a command's own game does not wait
+for it: it is replayed at once)."""
 
 
 class Restorer:
@@ -34,15 +47,16 @@ class Restorer:
         self.clocks = clocks
         self.shards = shards
         self.flow: Flow
+        self._background: asyncio.Task[None] | None = None
 
     async def restore(self) -> list[Session]:
         """Load every lobby and running game back after a restart. Headers and seats come in
-        bulk and the clocks are re-armed at once; each record is then replayed in the background,
-        off the event loop (games whose computer seat is to act first), and anything that needs a
-        game's state waits for it (:func:`~bot.sessions.session.ready`)."""
+        bulk and the clocks are re-armed at once; each game's state is loaded when first needed
+        (:func:`~bot.sessions.session.ready`) or by the background lane, off the event loop."""
         rows = await self.shared.storage.active_games(self.shards)
         seats = await self.shared.storage.seats_of([row.id for row in rows])
         restored = []
+        waiting = []
         for row in sorted(rows, key=lambda r: not _computer_to_act(r, seats.get(r.id, []))):
             try:
                 game = registry.get(row.game)
@@ -58,10 +72,32 @@ class Restorer:
             restored.append(session)
             if session.status is Status.PLAYING:
                 self.clocks.set_clock(session, Clock(row.deadline, row.reminder_at))
-                session.loading = asyncio.get_running_loop().create_task(
-                    self._load(session), name=f"restore-{row.id}"
-                )
+                session.loading = Loading(functools.partial(self._load, session), f"restore-{row.id}")
+                waiting.append(session)
+        if waiting:
+            self._background = asyncio.get_running_loop().create_task(
+                self._load_in_background(waiting), name="restore-background"
+            )
         return restored
+
+    async def _load_in_background(self, sessions: Sequence[Session]) -> None:
+        """Load every restored game nothing asked for yet, in order, :data:`BACKGROUND_LOADS`
+        at a time (a game already loading on demand is waited for, not loaded twice)."""
+        pending = iter(sessions)
+
+        async def lane() -> None:
+            for session in pending:  # shared by the lanes: each game is taken once
+                loading = session.loading
+                if loading is not None:
+                    await asyncio.shield(loading.start())
+
+        await asyncio.gather(*(lane() for _ in range(BACKGROUND_LOADS)))
+
+    async def close(self) -> None:
+        """Stop the background lane (a replay under way finishes in its worker)."""
+        if self._background is not None:
+            self._background.cancel()
+            await asyncio.gather(self._background, return_exceptions=True)
 
     async def _load(self, session: Session) -> None:
         try:

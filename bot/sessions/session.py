@@ -4,7 +4,7 @@ record line makes, the :class:`Update` a change publishes, and the checks every 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -61,8 +61,8 @@ class Session:
         """True once the game has finished (not aborted)."""
         return self.status is Status.FINISHED
 
-    loading: asyncio.Task[None] | None = None
-    """While a restored game is replayed in the background."""
+    loading: Loading | None = None
+    """A restored game whose state is not loaded yet (see :class:`Loading`)."""
 
     @property
     def ply(self) -> int:
@@ -202,11 +202,28 @@ class Queued:
         self.session.lock.release()
 
 
+class Loading:
+    """The state of a restored game, not loaded yet. The first thing that needs it starts the
+    load at once (a command, a button, the clock: :func:`ready`), ahead of the background lane
+    that loads the other restored games a few at a time; a game is loaded once either way."""
+
+    def __init__(self, load: Callable[[], Coroutine[Any, Any, None]], name: str) -> None:
+        self._load = load
+        self._name = name
+        self.task: asyncio.Task[None] | None = None
+
+    def start(self) -> asyncio.Task[None]:
+        """The load, started now unless it already was."""
+        if self.task is None:
+            self.task = asyncio.get_running_loop().create_task(self._load(), name=self._name)
+        return self.task
+
+
 async def ready(session: Session) -> Session:
-    """``session`` once its state is loaded (a restored game is replayed in the background)."""
+    """``session`` once its state is loaded: a restored game not loaded yet is loaded now."""
     loading = session.loading
     if loading is not None:
-        await asyncio.shield(loading)
+        await asyncio.shield(loading.start())
         if session.state is None:
             raise errors.GameOver(
                 f"{session.game.title} #{session.id} could not be loaded; the host can "
