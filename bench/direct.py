@@ -44,6 +44,9 @@ GAME = "triominos"
 OPTIONS: dict[str, Any] = {"target": 200, "max_draws": "3"}
 LONG_OPTIONS: dict[str, Any] = {"target": 400, "max_draws": "3"}
 """The stored games of a restart: a 400-point match, still running after 86 plies."""
+STALL_SECONDS = 180.0
+"""How long the driver waits with nothing at all coming from the bot before it counts what is
+missing and goes on."""
 GUILD = 10**14
 """Every table is a channel of this server (threads off: games play in their channels)."""
 log = logging.getLogger("bench.direct")
@@ -346,6 +349,8 @@ class Driver:
         self.process: asyncio.subprocess.Process | None = None
         self.ready_event: dict[str, Any] = {}
         self.closed = asyncio.Event()
+        self.missing_boards = self.unanswered = 0
+        """Boards and answers that never came (see :meth:`until`)."""
 
     # -- the bot process ----------------------------------------------------------------------
 
@@ -395,11 +400,26 @@ class Driver:
         await self.changed.wait()
         self.changed.clear()
 
-    async def until(self, done: Callable[[], bool]) -> None:
+    async def until(self, done: Callable[[], bool], stall: float = STALL_SECONDS) -> None:
+        """Wait until ``done()``; when nothing at all comes from the bot for ``stall`` seconds
+        (a board that failed, a command never answered), count what is missing and go on."""
         while not done():
             if self.closed.is_set():
                 raise RuntimeError("the bot process went away")
-            await self.wait_change()
+            try:
+                await asyncio.wait_for(self.wait_change(), stall)
+            except TimeoutError:
+                self.give_up_waiting()
+
+    def give_up_waiting(self) -> None:
+        for table in self.tables.values():
+            if table.pending is not None:
+                self.sent[table.pending].refused = "never answered"
+                table.pending = None
+                self.unanswered += 1
+            if table.board_at < table.lines_at:
+                table.board_at = table.lines_at
+                self.missing_boards += 1
 
     def send_raw(self, command: dict[str, Any]) -> None:
         self.writer.write((json.dumps(command) + "\n").encode())

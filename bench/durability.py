@@ -101,8 +101,15 @@ async def commit_until_killed(db_path: str, acks_path: str, status_path: str, ga
     while len(stored) < games:
         host = SeatRow(0, 1, "a")
         game_id = await storage.create_game(
-            game="kill", guild_id=None, channel_id=len(stored) + 1, host=host, options={}, seed=0,
-            deal=None, turn_seconds=0, now=time.time(),
+            game="kill",
+            guild_id=None,
+            channel_id=len(stored) + 1,
+            host=host,
+            options={},
+            seed=0,
+            deal=None,
+            turn_seconds=0,
+            now=time.time(),
         )
         await storage.start_game(game_id, [host], {}, Clock(), time.time())
         stored[game_id] = 0
@@ -114,8 +121,14 @@ async def commit_until_killed(db_path: str, acks_path: str, status_path: str, ga
             ply += 1
             notation = f"move-{ply}"
             await storage.record_move(
-                game_id, ply=ply, seat=0, notation=notation, user_id=1, snapshot={"ply": ply},
-                clock=Clock(), now=time.time(),
+                game_id,
+                ply=ply,
+                seat=0,
+                notation=notation,
+                user_id=1,
+                snapshot={"ply": ply},
+                clock=Clock(),
+                now=time.time(),
             )
             acks.write(f"{game_id} {ply} {notation}\n")  # after the commit returned: acknowledged
             acks.flush()

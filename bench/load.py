@@ -80,6 +80,8 @@ from bench.probes import JobClock, LagProbe, StoreTimer, TreeMemory, jobs_summar
 from bot import workers
 
 MAX_ROUNDS = 400
+OPENING = 10
+"""Games opened at once while a scenario is set up."""
 COMPUTERS = ("none", "easy-half", "hard-quarter")
 
 
@@ -192,7 +194,8 @@ async def open_tables(
         )
         for index in range(count)
     ]
-    await asyncio.gather(*(driver.open(table) for table in tables))
+    for start in range(0, len(tables), OPENING):  # a few at a time: the set-up is not measured
+        await asyncio.gather(*(driver.open(table) for table in tables[start : start + OPENING]))
     return tables
 
 
@@ -232,6 +235,10 @@ async def collect(driver: direct.Driver, figures: Figures, kinds: tuple[str, ...
     reasons = sorted({each.refused for each in sent if each.refused})
     if reasons:
         figures.extra["refusals"] = "; ".join(reasons)[:500]
+    if driver.missing_boards or driver.unanswered:
+        figures.extra["missing"] = (
+            f"{driver.missing_boards} boards and {driver.unanswered} answers never came"
+        )
 
 
 async def direct_burst(games: int, computers: str, rounds: int, database: str | None = None) -> Figures:
