@@ -212,6 +212,26 @@ def wait_ready(child: subprocess.Popen[bytes], status: str) -> dict[str, list[in
     raise RuntimeError("the bot was not ready in time")
 
 
+def acknowledged_lines(acks: str) -> int:
+    """How many moves the acknowledgement log holds."""
+    if not os.path.exists(acks):
+        return 0
+    with open(acks, encoding="utf-8") as file:
+        return sum(1 for _ in file)
+
+
+def wait_acknowledged(child: subprocess.Popen[bytes], acks: str, before: int) -> None:
+    """Wait until the bot acknowledged a move since it was ready (whatever the machine's speed,
+    every kill then comes after this start acknowledged something)."""
+    deadline = time.monotonic() + READY_SECONDS
+    while acknowledged_lines(acks) <= before:
+        if child.poll() is not None:
+            raise RuntimeError(f"the bot exited with {child.returncode} before it acknowledged a move")
+        if time.monotonic() > deadline:
+            raise RuntimeError("the bot acknowledged no move in time")
+        time.sleep(0.02)
+
+
 def check_database(db_path: str, acks: str, outcome: Outcome) -> None:
     with sqlite3.connect(db_path) as db:
         result = [row[0] for row in db.execute("PRAGMA integrity_check")]
@@ -232,8 +252,8 @@ def check_database(db_path: str, acks: str, outcome: Outcome) -> None:
 def run(
     kills: int, channels: int, db_path: str, *, low: float = 0.5, high: float = 3.0, seed: int = 1
 ) -> Outcome:
-    """Start the bot, kill it at a random moment, check; ``kills`` times, then one last start
-    to check the clocks it re-arms."""
+    """Start the bot, kill it at a random moment once it has acknowledged a move, check;
+    ``kills`` times, then one last start to check the clocks it re-arms."""
     chooser = random.Random(seed)
     outcome = Outcome()
     work = tempfile.mkdtemp(prefix="tilehost-kill-")
@@ -248,6 +268,7 @@ def run(
             outcome.unarmed += missing
             if round_ == kills:
                 break
+            wait_acknowledged(child, acks, acknowledged_lines(acks))
             time.sleep(chooser.uniform(low, high))
         finally:
             child.send_signal(signal.SIGKILL)

@@ -20,7 +20,7 @@ from typing import Any
 from bot import errors, workers
 from bot.sessions.clocks import Clocks, Flow
 from bot.sessions.lookup import Shared
-from bot.sessions.session import Loading, Session
+from bot.sessions.session import Loading, Session, restore_key
 from bot.shards import Shards
 from bot.status import Status
 from bot.storage import Clock, GameRow, SeatRow
@@ -99,9 +99,12 @@ class Restorer:
             self._background.cancel()
             await asyncio.gather(self._background, return_exceptions=True)
 
-    async def _load(self, session: Session) -> None:
+    async def _load(self, session: Session, loading: Loading) -> None:
         try:
-            header, lines, state = await self.replay_stored(session.row, session.seats)
+            header, lines = await self.stored_record(session.row, session.seats)
+            kind = loading.kind  # decided only now: someone may have asked for it meanwhile
+            key = restore_key(session.id) if kind is workers.RESTORE else None
+            state = await self._replay(session.row, header, lines, kind, key)
         except Exception:
             log.exception(
                 "game %s (%s) could not be replayed; it is left as it is", session.id, session.row.game
@@ -112,15 +115,35 @@ class Restorer:
         session.loading = None
         await self.flow.resume(session)
 
-    async def replay_stored(
+    async def stored_record(
         self, row: GameRow, seats: Sequence[SeatRow]
-    ) -> tuple[Record, list[RecordedMove], Any]:
-        """A stored game's header, record lines and final state (replayed off the event loop)."""
+    ) -> tuple[Record, list[RecordedMove]]:
+        """A stored game's header and record lines."""
         game = registry.get(row.game)
         header = records.new_record(game, [s.name for s in seats], row.options, row.seed, row.deal)
         lines = [RecordedMove(line.seat, line.notation) for line in await self.shared.storage.moves(row.id)]
-        state = await workers.run(workers.replay_final, game, header, lines, timeout=None)
-        return header, lines, state
+        return header, lines
+
+    @staticmethod
+    async def _replay(
+        row: GameRow,
+        header: Record,
+        lines: list[RecordedMove],
+        kind: workers.Kind,
+        key: tuple[str, int] | None = None,
+    ) -> Any:
+        """The final state of a record, replayed in the long lane as a ``kind`` job."""
+        owner = workers.Owner(row.guild_id, game_id=row.id)
+        game = registry.get(row.game)
+        return await workers.run(workers.replay_final, game, header, lines, kind=kind, owner=owner, key=key)
+
+    async def replay_stored(
+        self, row: GameRow, seats: Sequence[SeatRow], kind: workers.Kind = workers.LOAD
+    ) -> tuple[Record, list[RecordedMove], Any]:
+        """A stored game's header, record lines and final state (replayed in the long lane, as a
+        ``kind`` job: a load on demand by default)."""
+        header, lines = await self.stored_record(row, seats)
+        return header, lines, await self._replay(row, header, lines, kind)
 
     async def reload(self, session: Session) -> None:
         """Read a game back from storage after another process moved it on."""

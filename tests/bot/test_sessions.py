@@ -12,6 +12,7 @@ import pytest
 
 from bot import errors, workers
 from bot.sessions import SessionService, Status, Update, UpdateKind, restore
+from bot.sessions.session import restore_key
 from bot.storage import Storage
 from games import registry
 from games.errors import IllegalMoveError, InvalidMoveError
@@ -314,8 +315,11 @@ async def test_after_a_restart_a_command_loads_its_own_game_ahead_of_the_backgro
     held, running, most = asyncio.Event(), [0], [0]
     target, target_seed = games[-1]
     replay = workers.run
+    kinds: dict[int, tuple[workers.Kind, Any]] = {}
 
     async def gated(fn: Any, *args: Any, **kwargs: Any) -> Any:
+        if fn is workers.replay_final:
+            kinds[args[1].seed] = (kwargs["kind"], kwargs.get("key"))
         if fn is workers.replay_final and args[1].seed != target_seed:
             running[0] += 1
             most[0] = max(most[0], running[0])
@@ -335,6 +339,9 @@ async def test_after_a_restart_a_command_loads_its_own_game_ahead_of_the_backgro
     assert session.ply == 1
     assert most[0] == restore.BACKGROUND_LOADS, "the background lane replays one game at a time"
     assert sum(each.state is None for each in restored) == len(games) - 1, "only the command's game"
+    assert kinds[target_seed] == (workers.LOAD, None), "a game someone waits for is an urgent load"
+    background = [kinds[seed] for game_id, seed in games if seed in kinds and game_id != target]
+    assert background == [(workers.RESTORE, restore_key(restored[0].id))], "background work, promotable"
     held.set()
     await asyncio.gather(*(again.ready(each) for each in restored))
     assert all(each.state is not None and each.loading is None for each in restored)
