@@ -2,8 +2,8 @@
 
 - :class:`LagProbe`: event-loop lag, a ticker task measuring its own oversleep (it asks for 10 ms
   and notes how much later it woke; a loop busy with work on it wakes it late);
-- :class:`TreeMemory`: the memory of a whole process tree (the bot, its forkserver, its worker
-  processes, the resource tracker), read from ``/proc``: the sum of resident sizes (RSS, which
+- :class:`TreeMemory`: the memory of a whole process tree (the bot, its workers' zygote and its
+  worker processes), read from ``/proc``: the sum of resident sizes (RSS, which
   counts pages shared between forked workers once per process) and of proportional sizes (PSS,
   each shared page split between its processes: the honest total), sampled four times a second;
 - :class:`StoreTimer`: the time of each ``Storage.record_move`` call (a move's trip to the

@@ -112,7 +112,8 @@ class Zygote:
         return self._process.pid if self._process is not None else None
 
     def start(self) -> None:
-        """Start the zygote (blocking until it has imported the preloaded modules)."""
+        """Start the zygote (blocking until it has imported the preloaded modules and run the
+        preloaded functions, ``module:function`` entries)."""
         with self._lock:
             if self._process is not None and self._process.poll() is None:
                 return
@@ -212,10 +213,13 @@ def zygote_main(config: dict[str, Any]) -> None:
     control = socket.socket(fileno=int(config["control"]))
     lifeline = int(config["lifeline"])
     for name in config["preload"]:
+        module, _, function = name.partition(":")  # "module:function": imported, then called
         try:
-            importlib.import_module(name)
+            loaded = importlib.import_module(module)
+            if function:
+                getattr(loaded, function)()
         except Exception:
-            log.exception("worker preload: %s could not be imported", name)
+            log.exception("worker preload: %s failed", name)
     gc.freeze()  # what is loaded now stays shared with the workers (no copy on write from gc)
     wake = os.pipe()
     os.set_blocking(wake[1], False)
