@@ -24,11 +24,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import atexit
 import contextlib
 import json
 import logging
 import os
 import random
+import shutil
 import sqlite3
 import sys
 import tempfile
@@ -337,7 +339,9 @@ class Driver:
 
     def __init__(self, db_path: str) -> None:
         self.db_path = db_path
-        self.socket = os.path.join(tempfile.mkdtemp(prefix="tilehost-direct-"), "bot.sock")
+        directory = tempfile.mkdtemp(prefix="tilehost-direct-")
+        atexit.register(shutil.rmtree, directory, ignore_errors=True)
+        self.socket = os.path.join(directory, "bot.sock")
         self.tables: dict[int, Table] = {}
         self.sent: dict[int, Sent] = {}
         self.awaiting_board: dict[int, list[Sent]] = {}

@@ -60,9 +60,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import atexit
 import contextlib
 import os
 import random
+import shutil
 import sqlite3
 import statistics
 import sys
@@ -183,7 +185,10 @@ async def stored_moves(database: str) -> int:
 
 
 def new_database(prefix: str) -> str:
-    return os.path.join(tempfile.mkdtemp(prefix=f"tilehost-{prefix}-"), "tilehost.db")
+    """A database file in a directory of its own, removed when the bench exits."""
+    directory = tempfile.mkdtemp(prefix=f"tilehost-{prefix}-")
+    atexit.register(shutil.rmtree, directory, ignore_errors=True)
+    return os.path.join(directory, "tilehost.db")
 
 
 # == the direct driver ===========================================================================

@@ -30,6 +30,8 @@ from games.records import Record, RecordedMove
 
 log = logging.getLogger(__name__)
 
+RESTORED_AT_A_TIME = 500
+"""Games made into sessions between two turns of the event loop at start-up."""
 BACKGROUND_LOADS = 1
 """Restored games the background lane replays at a time (a command's own game does not wait
 for it: it is replayed at once)."""
@@ -57,7 +59,10 @@ class Restorer:
         seats = await self.shared.storage.seats_of([row.id for row in rows])
         restored = []
         waiting = []
-        for row in sorted(rows, key=lambda r: not _computer_to_act(r, seats.get(r.id, []))):
+        ordered = sorted(rows, key=lambda r: not _computer_to_act(r, seats.get(r.id, [])))
+        for number, row in enumerate(ordered):
+            if number and number % RESTORED_AT_A_TIME == 0:
+                await asyncio.sleep(0)  # 10,000 games at once would hold the event loop for seconds
             try:
                 game = registry.get(row.game)
             except GameError:
@@ -105,6 +110,8 @@ class Restorer:
             kind = loading.kind  # decided only now: someone may have asked for it meanwhile
             key = restore_key(session.id) if kind is workers.RESTORE else None
             state = await self._replay(session.row, header, lines, kind, key)
+        except workers.Stopped:
+            return  # the bot is stopping: the game stays stored as it is, for the next start
         except Exception:
             log.exception(
                 "game %s (%s) could not be replayed; it is left as it is", session.id, session.row.game

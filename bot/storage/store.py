@@ -10,10 +10,11 @@ PostgreSQL a move is one call of a server-side function (one round trip).
 
 from __future__ import annotations
 
+import asyncio
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from bot.ratings import GLOBAL_SCOPE, Rating, RatingUpdate, initial
 from bot.shards import Shards
@@ -52,6 +53,11 @@ FASTEST = "MIN(CASE WHEN r.won = 1 AND r.helped = 0 THEN g.finished_at - g.start
 
 RECORD_MOVE_CALL = "SELECT tilehost_record_move(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 """A move on PostgreSQL: one statement, its own transaction, one round trip."""
+T = TypeVar("T")
+
+ROWS_AT_A_TIME = 500
+"""Rows of a bulk read (every running game at start-up) turned into values between two turns of
+the event loop (10,000 games at once held it for about two seconds)."""
 RATING_ATTEMPTS = 8
 """How often a last move is tried when other processes keep rating its players meanwhile."""
 
@@ -243,7 +249,7 @@ class Storage(TournamentStore):
             sql += f" AND ((COALESCE(guild_id, 0) >> 22) % ?) IN ({', '.join('?' * len(ids))})"
             params = [shards.count, *ids]
         rows = await self.database.fetch(sql + " ORDER BY id", params)
-        return [GameRow.from_row(row) for row in rows]
+        return await _built(rows, GameRow.from_row)
 
     async def last_finished(self, channel_id: int, games: Sequence[str]) -> GameRow | None:
         """The last game of ``games`` to end in a channel (or in a thread of it)."""
@@ -267,9 +273,11 @@ class Storage(TournamentStore):
             "JOIN games g ON g.id = s.game_id WHERE g.status IN ('lobby', 'playing') "
             "ORDER BY s.game_id, s.seat"
         )
-        for row in rows:
+        for number, row in enumerate(rows, 1):
             if row["game_id"] in found:
                 found[row["game_id"]].append(SeatRow.from_row(row))
+            if number % ROWS_AT_A_TIME == 0:
+                await asyncio.sleep(0)
         return found
 
     async def seats(self, game_id: int) -> list[SeatRow]:
@@ -932,6 +940,16 @@ def _ratings_of(season: Season | None) -> tuple[str, list[Any]]:
         "(SELECT guild_id AS scope_id, game, user_id, display FROM season_ratings WHERE season = ?)",
         [season.number],
     )
+
+
+async def _built(rows: Sequence[Any], build: Callable[[Any], T]) -> list[T]:
+    """``build`` of every row, letting the event loop run every :data:`ROWS_AT_A_TIME` rows."""
+    built = []
+    for start in range(0, len(rows), ROWS_AT_A_TIME):
+        if start:
+            await asyncio.sleep(0)
+        built += [build(row) for row in rows[start : start + ROWS_AT_A_TIME]]
+    return built
 
 
 def _streak(won: Sequence[bool]) -> int:
