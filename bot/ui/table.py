@@ -26,6 +26,8 @@ from bot import words
 from bot.sessions import Session, Status, Step, Update, UpdateKind
 from bot.ui import buttons, files, replies
 from bot.ui.protocol import TableBot
+from bot.ui.rematch import result_view
+from bot.ui.turns import reminder_dm
 
 log = logging.getLogger(__name__)
 
@@ -297,7 +299,11 @@ class TableAnnouncer:
             final = words.turn_message(session, [*turn.running, *steps], [], ping=False)
             content = words.clip(final + ("\n" + " ".join(words.mention(u) for u in pings) if pings else ""))
             message = await self.post(
-                session.room_id, content, pings=pings, file=await files.board_file(session)
+                session.room_id,
+                content,
+                pings=pings,
+                file=await files.board_file(session),
+                view=result_view(session),
             )
             await self._remember(session, message)
             return
@@ -314,7 +320,11 @@ class TableAnnouncer:
         where = thread.mention if isinstance(thread, discord.Thread) else None
         result = words.result_message(session, pings, where)
         message = await self.post(
-            session.row.channel_id, result, pings=pings, file=await files.board_file(session)
+            session.row.channel_id,
+            result,
+            pings=pings,
+            file=await files.board_file(session),
+            view=result_view(session),
         )
         await self._remember(session, message)
         await self._archive(thread)
@@ -356,7 +366,7 @@ class TableAnnouncer:
         text = words.reminder(session)
         await self.post(session.room_id, text, pings=[seat.user_id])
         if await self.bot.service.storage.dm_reminders(seat.user_id):
-            await self._dm(seat.user_id, text)
+            await self._dm(seat.user_id, await reminder_dm(self.bot, seat.user_id, text))
 
     async def _dm(self, user_id: int, text: str) -> None:
         try:
