@@ -10,11 +10,12 @@ own shards of one database: it opens Tri-Ominos games in servers of its shards a
 that is stored before it returns. Figures: moves per second over all processes, and the commit
 time of a move (``Storage.record_move``: waiting for the connection, then the transaction with
 the move row, snapshot and clock) at the median and the 99th percentile. With one game at a
-time that is the bare commit; with several, it includes the wait for the connection (SQLite
-has one per process) or the pool. SQLite runs one process (WAL, ``synchronous = NORMAL``: a
-commit does not wait for the disk). PostgreSQL runs as configured (a commit waits for its WAL
-to reach the disk) and with ``synchronous_commit=off`` set in the URL, its durability closest
-to SQLite's (a crash may lose the last fraction of a second of commits, never corrupts).
+time that is the bare commit; with several, it includes the wait for the writer (SQLite: one
+writer thread per process, which commits the moves waiting together, WAL, ``synchronous =
+FULL``: a commit waits for the disk) or the pool (PostgreSQL: one call per move). PostgreSQL
+runs as configured (a commit waits for its WAL to reach the disk) and with
+``synchronous_commit=off`` set in the URL (a crash may lose the last fraction of a second of
+commits, never corrupts).
 """
 
 from __future__ import annotations

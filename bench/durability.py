@@ -19,6 +19,11 @@ moves (0 to ``--kill-after``; the first kill waits for one at least, so every ru
 moves), and kills after a random pause of up to ``--jitter`` seconds, which lands the kill
 anywhere in the command under way. A wait that is never answered (the child hung) ends the run
 after :data:`HANG_SECONDS`.
+
+``--group-commit``: the same kill and check at the storage layer, where the moves of many games
+are committed together: a child stores moves for ``--channels`` games at once (every game moving
+all the time, so that the writer nearly always holds a group), logging each move once
+``record_move`` returned; the parent kills it while it commits and checks every logged move.
 """
 
 from __future__ import annotations
@@ -37,6 +42,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -96,6 +102,98 @@ async def play_until_killed(db_path: str, acks_path: str, status_path: str, chan
             if answered(result).startswith("✅ Recorded"):
                 # on disk before the next command: an acknowledged move is one the player saw
                 write_synced(acks_path, f"{table.game_id} {ply} {notation}\n")
+
+
+async def commit_until_killed(db_path: str, acks_path: str, status_path: str, games: int) -> None:
+    """Store moves for ``games`` games at once, forever; log each one the storage acknowledged."""
+    from bot.storage import Clock, SeatRow, Storage
+
+    storage = await Storage.open(db_path)
+    stored = {row.id: row.ply for row in await storage.active_games()}
+    while len(stored) < games:
+        host = SeatRow(0, 1, "a")
+        game_id = await storage.create_game(
+            game="kill",
+            guild_id=None,
+            channel_id=len(stored) + 1,
+            host=host,
+            options={},
+            seed=0,
+            deal=None,
+            turn_seconds=0,
+            now=time.time(),
+        )
+        await storage.start_game(game_id, [host], {}, Clock(), time.time())
+        stored[game_id] = 0
+    acks = open(acks_path, "a", encoding="utf-8")  # noqa: SIM115, ASYNC230 (open until the kill)
+
+    async def keep_moving(game_id: int) -> None:
+        ply = stored[game_id]
+        while True:
+            ply += 1
+            notation = f"move-{ply}"
+            await storage.record_move(
+                game_id,
+                ply=ply,
+                seat=0,
+                notation=notation,
+                user_id=1,
+                snapshot={"ply": ply},
+                clock=Clock(),
+                now=time.time(),
+            )
+            acks.write(f"{game_id} {ply} {notation}\n")  # after the commit returned: acknowledged
+            acks.flush()
+
+    async def report() -> None:
+        while True:
+            await asyncio.sleep(0.05)
+            database: Any = storage.database
+            status = {"commits": database.commits, "largest_group": database.largest_group}
+            write_synced(status_path, json.dumps(status) + "\n", mode="w")
+
+    await asyncio.gather(report(), *(keep_moving(game_id) for game_id in stored))
+
+
+def run_group_commit(kills: int, games: int, db_path: str, *, seed: int = 1) -> tuple[Outcome, int]:
+    """Kill the storage child ``kills`` times while it commits; the outcome and the largest
+    group of moves one commit took."""
+    chooser = random.Random(seed)
+    outcome = Outcome()
+    with tempfile.TemporaryDirectory(prefix="tilehost-group-kill-") as work:
+        acks = os.path.join(work, "acks.log")
+        largest = 0
+        for round_ in range(kills):
+            status = os.path.join(work, f"status-{round_}.json")
+            command = [sys.executable, __file__, "--child-storage", "--db", db_path, "--acks", acks]
+            command += ["--status", status, "--channels", str(games)]
+            child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            try:
+                report = wait_committing(child, status)
+                time.sleep(chooser.uniform(0.05, 0.5))
+            finally:
+                child.send_signal(signal.SIGKILL)
+                child.wait()
+            largest = max(largest, int(report["largest_group"]))
+            outcome.kills += 1
+            check_database(db_path, acks, outcome)
+    return outcome, largest
+
+
+def wait_committing(child: subprocess.Popen[bytes], status: str) -> dict[str, int]:
+    """The child's report once it has committed groups of several moves."""
+    deadline = time.monotonic() + HANG_SECONDS
+    while time.monotonic() < deadline:
+        if child.poll() is not None:
+            raise RuntimeError(f"the storage child exited with {child.returncode}")
+        try:
+            report = dict(json.loads(Path(status).read_text()))
+        except (OSError, ValueError):
+            report = {}
+        if report.get("commits", 0) > 5 and report.get("largest_group", 0) > 1:
+            return report
+        time.sleep(0.05)
+    raise RuntimeError("the storage child did not commit groups in time")
 
 
 def write_synced(path: str, text: str, mode: str = "a") -> None:
@@ -206,12 +304,26 @@ def main() -> int:
         "--kill-after", type=int, default=3, help="new acknowledged moves before a kill: 0 to this"
     )
     parser.add_argument("--jitter", type=float, default=2.0, help="then a random pause of up to this (s)")
+    parser.add_argument("--group-commit", action="store_true", help="kill the storage layer mid-commit")
+    parser.add_argument("--child-storage", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         asyncio.run(play_until_killed(args.db, args.acks, args.status, args.channels, args.seed))
         return 0
+    if args.child_storage:
+        asyncio.run(commit_until_killed(args.db, args.acks, args.status, args.channels))
+        return 0
     db_path = args.db or os.path.join(tempfile.mkdtemp(prefix="tilehost-kill-"), "tilehost.db")
     started = time.perf_counter()
+    if args.group_commit:
+        outcome, largest = run_group_commit(args.kills, args.channels, db_path, seed=args.seed)
+        print(
+            f"{outcome.kills} SIGKILLs during group commits in {time.perf_counter() - started:.0f} s: "
+            f"{outcome.acknowledged} moves acknowledged, {outcome.stored} stored, {len(outcome.lost)} lost; "
+            f"integrity {'ok' if not outcome.integrity else outcome.integrity}; "
+            f"largest group {largest} moves"
+        )
+        return 0 if outcome.ok else 1
     outcome = run(
         args.kills, args.channels, db_path, kill_after=args.kill_after, jitter=args.jitter, seed=args.seed
     )

@@ -150,7 +150,7 @@ async def run_fcfs(view: Any, args: argparse.Namespace) -> dict[str, Any]:
     import multiprocessing
 
     context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(list(workers.PRELOAD))
+    context.set_forkserver_preload([name.partition(":")[0] for name in workers.PRELOAD])
     pool = ProcessPoolExecutor(2, mp_context=context)
     for future in [pool.submit(os.getpid) for _ in range(2)]:
         future.result()

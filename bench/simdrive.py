@@ -93,13 +93,16 @@ async def running(db_path: str, channels: int, *, seed: int = 1) -> AsyncIterato
         await bot.close()
 
 
-async def open_game(world: World, table: Table, computers: int = 0, clock_hours: int = 0) -> int:
-    """Open, fill and start a game at ``table`` (its two people, and ``computers`` more seats)."""
+async def open_game(
+    world: World, table: Table, computers: int = 0, clock_hours: int = 0, level: str = "easy"
+) -> int:
+    """Open, fill and start a game at ``table`` (its two people, and ``computers`` more seats
+    of computers playing at ``level``)."""
     host, guest = table.people
     await host.slash(table.channel, f"{GAME} new", clock_hours=clock_hours, **OPTIONS)
     await guest.slash(table.channel, f"{GAME} join")
     for _ in range(computers):
-        await host.slash(table.channel, f"{GAME} computer", level="easy")
+        await host.slash(table.channel, f"{GAME} computer", level=level)
     await host.slash(table.channel, f"{GAME} start")
     session = next(s for s in world.bot.service.in_channel(table.channel.id, (GAME,)))
     table.game_id = session.id

@@ -9,13 +9,15 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot import errors, workers
-from bot.sessions.session import Session, ready, require_playing, seat_for
+from bot.sessions.session import Session, ready, require_playing, seat_for, want
 from bot.status import Status
 from games import ai
 
 log = logging.getLogger(__name__)
 
 SUGGESTION_LIMIT = 25
+SUGGESTION_WAIT = 1.0
+"""Seconds autocomplete waits for a restored game's state (Discord gives it three in all)."""
 FALLBACK_LEVEL = "easy"
 """The level a computer seat plays a move at when its own search went past its budget."""
 
@@ -33,8 +35,11 @@ class Advice:
         """Up to 25 legal moves ``(label, notation)`` for the user, best first, filtered by
         every word typed (any order, any case). Ranked off the event loop, once per position:
         the ranking is kept with the state it was made from, so it never outlives it."""
-        if session.loading is not None:
-            return []  # autocomplete cannot wait: the game is still being loaded after a restart
+        loading = session.loading
+        if loading is not None:  # restored, not loaded yet: load it now, but autocomplete cannot wait long
+            await asyncio.wait({want(session, loading)}, timeout=SUGGESTION_WAIT)
+            if session.state is None:
+                return []
         state = session.state
         if session.status is not Status.PLAYING or session.seat_of(user_id) != session.to_act():
             return []

@@ -151,7 +151,8 @@ class SessionService:
         return await ready(session)
 
     async def close(self) -> None:
-        """Stop the clock, the retries and the computer players."""
+        """Stop the clock, the retries, the computer players and the background restore."""
+        await self.restorer.close()
         await self.clocks.close()
         await self.referee.close()
         await self.reviews.close()

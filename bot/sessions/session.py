@@ -4,7 +4,7 @@ record line makes, the :class:`Update` a change publishes, and the checks every 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -61,8 +61,8 @@ class Session:
         """True once the game has finished (not aborted)."""
         return self.status is Status.FINISHED
 
-    loading: asyncio.Task[None] | None = None
-    """While a restored game is replayed in the background."""
+    loading: Loading | None = None
+    """A restored game whose state is not loaded yet (see :class:`Loading`)."""
 
     @property
     def ply(self) -> int:
@@ -202,17 +202,51 @@ class Queued:
         self.session.lock.release()
 
 
+class Loading:
+    """The state of a restored game, not loaded yet. The first thing that needs it starts the
+    load at once (a command, a button, the clock, autocomplete: :func:`want`) as an urgent
+    ``LOAD`` in the long lane, ahead of the background lane that loads the other restored games
+    one at a time as ``RESTORE`` jobs (background work); a game is loaded once either way."""
+
+    def __init__(self, load: Callable[[Loading], Coroutine[Any, Any, None]], name: str) -> None:
+        self._load = load
+        self._name = name
+        self.wanted = False
+        """Someone waits for this game: its replay is a ``LOAD``, not a background ``RESTORE``."""
+        self.task: asyncio.Task[None] | None = None
+
+    @property
+    def kind(self) -> workers.Kind:
+        """The kind of job the replay is, decided when it is handed to the workers."""
+        return workers.LOAD if self.wanted else workers.RESTORE
+
+    def start(self) -> asyncio.Task[None]:
+        """The load, started now unless it already was."""
+        if self.task is None:
+            self.task = asyncio.get_running_loop().create_task(self._load(self), name=self._name)
+        return self.task
+
+
 def restore_key(game_id: int) -> tuple[str, int]:
     """The key of a game's background restore (someone waiting for the game promotes it)."""
     return ("restore", game_id)
 
 
+def want(session: Session, loading: Loading) -> asyncio.Task[None]:
+    """Someone waits for a restored game's state: its load, started now if the background lane
+    has not started it, and promoted to the front of the long lane if its replay is waiting
+    there as background work."""
+    loading.wanted = True
+    task = loading.start()
+    workers.lanes().promote(restore_key(session.id))
+    return task
+
+
 async def ready(session: Session) -> Session:
-    """``session`` once its state is loaded (a restored game is replayed in the background)."""
+    """``session`` once its state is loaded: a restored game not loaded yet is loaded now."""
     loading = session.loading
     if loading is not None:
-        workers.lanes().promote(restore_key(session.id))  # someone waits: no longer background work
-        await asyncio.shield(loading)
+        await asyncio.shield(want(session, loading))
         if session.state is None:
             raise errors.GameOver(
                 f"{session.game.title} #{session.id} could not be loaded; the host can "

@@ -1,13 +1,19 @@
 """The two database engines behind :class:`bot.storage.Storage`: SQLite and PostgreSQL.
 
-SQLite (aiosqlite) is the default: one file, WAL mode, foreign keys on, a busy timeout, one
-connection whose use a lock serialises, ``BEGIN IMMEDIATE`` transactions. PostgreSQL (asyncpg)
-serves several bot processes: a pool of connections, READ COMMITTED transactions in which a
-conditional ``UPDATE`` waits for a competing one and then sees its result.
+SQLite is the default: one file in WAL mode, foreign keys on, a busy timeout, ``synchronous =
+FULL`` (a commit is on the disk before it returns). One writer connection in a thread of its own
+runs each transaction whole, in one call, and commits the transactions waiting at the same
+moment together (group commit, see :mod:`bot.storage.threads`); read-only connections in other
+threads serve the reads, which never wait for the writer. PostgreSQL (asyncpg) serves several bot
+processes: a pool of connections for writes and one for reads, READ COMMITTED transactions in
+which a conditional ``UPDATE`` waits for a competing one and then sees its result, and a move
+stored by one server-side function call (one round trip; migration 0009).
 
 Queries are written once with ``?`` placeholders (PostgreSQL's are numbered here) and read rows
-by column name. Each engine applies its own dialect's migration files: ``bot/migrations/*.sql``
-for SQLite and ``bot/migrations/postgresql/*.sql`` for PostgreSQL, one file per number in both.
+by column name; a transaction is written once as a coroutine over an :class:`Executor` and
+handed to :meth:`Database.run`. Each engine applies its own dialect's migration files:
+``bot/migrations/*.sql`` for SQLite and ``bot/migrations/postgresql/*.sql`` for PostgreSQL, one
+file per number in both.
 """
 
 from __future__ import annotations
@@ -15,19 +21,23 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 from abc import ABC, abstractmethod
-from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterable, Iterator, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager, contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
-import aiosqlite
 import asyncpg
 
 from bot.settings import is_postgres
-from bot.storage.rows import Row, UniqueViolation
+from bot.storage.rows import Conflict, Row, UniqueViolation
+from bot.storage.threads import SqliteReaders, SqliteWriter, Work, database_file, drive
+
+T = TypeVar("T")
+Body = Callable[["Executor"], Coroutine[Any, Any, T]]
+"""A transaction written once for both engines: every statement of it, on the executor given."""
 
 MIGRATION_LOCK = 7_140_001
 """The PostgreSQL advisory lock key that keeps two processes from migrating at once."""
@@ -58,8 +68,13 @@ IDENTITY_TABLES = ("games", "tournaments", "tournament_tables", "tournament_adju
 MIGRATIONS_TABLE = (
     "CREATE TABLE IF NOT EXISTS schema_migrations (number INTEGER PRIMARY KEY, name TEXT NOT NULL)"
 )
-PRAGMAS = ("journal_mode = WAL", "foreign_keys = ON", "busy_timeout = 5000", "synchronous = NORMAL")
-"""How every SQLite connection is set up."""
+PRAGMAS = ("journal_mode = WAL", "foreign_keys = ON", "busy_timeout = 5000", "synchronous = FULL")
+"""How SQLite's writer connection is set up (a group's COMMIT waits for the disk: one fsync for
+every move committed with it)."""
+READER_PRAGMAS = ("busy_timeout = 5000",)
+"""How SQLite's read-only connections are set up (``query_only`` is added)."""
+SQLITE_READERS = 2
+"""Read-only SQLite connections (threads) per database."""
 
 
 @dataclass(frozen=True)
@@ -112,7 +127,7 @@ class Executor(ABC):
 
 
 class Database(ABC):
-    """A connection (SQLite) or pool (PostgreSQL) to one database."""
+    """A SQLite file (a writer and readers) or a PostgreSQL server (pools) holding one database."""
 
     dialect: ClassVar[str]
     for_update: ClassVar[str]
@@ -120,17 +135,26 @@ class Database(ABC):
     serialised anyway)."""
 
     @abstractmethod
+    async def run(self, body: Body[T]) -> T:
+        """One transaction: ``body(tx)`` runs every statement of it, and is committed when it
+        returns (its value is returned once the commit did), rolled back if it raises. On SQLite
+        the whole body runs in one call into the writer's thread and is committed together with
+        the other transactions waiting then; its awaits must be its own statements only."""
+
+    @abstractmethod
     def transaction(self) -> AbstractAsyncContextManager[Executor]:
-        """``async with db.transaction() as tx``: one transaction, committed at the end of the
-        block, rolled back if it raises."""
+        """``async with db.transaction() as tx``: one transaction whose block may await anything
+        (copies, migrations, tests), committed at the end of the block, rolled back if it
+        raises. On SQLite it holds the writer for the whole block: hot paths use :meth:`run`."""
 
     @abstractmethod
     def reading(self) -> AbstractAsyncContextManager[Executor]:
-        """``async with db.reading() as tx``: a connection for reads outside a transaction."""
+        """``async with db.reading() as tx``: reads outside a transaction (each sees every
+        committed write), never waiting for the writes."""
 
     @abstractmethod
     async def close(self) -> None:
-        """Close the connection or pool."""
+        """Close the connections (after the work queued before)."""
 
     @abstractmethod
     async def tables(self) -> set[str]:
@@ -191,80 +215,147 @@ def _sqlite_errors() -> Iterator[None]:
         raise
 
 
+def _execute(connection: sqlite3.Connection, sql: str, params: Sequence[Any]) -> int:
+    with _sqlite_errors():
+        cursor = connection.execute(sql, params)
+    cursor.close()  # an open cursor would block COMMIT
+    return cursor.rowcount
+
+
+def _executemany(connection: sqlite3.Connection, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+    with _sqlite_errors():
+        connection.executemany(sql, rows).close()
+
+
+def _fetch(connection: sqlite3.Connection, sql: str, params: Sequence[Any]) -> list[Row]:
+    with _sqlite_errors():
+        cursor = connection.execute(sql, params)
+    try:
+        return list(cursor.fetchall())
+    finally:
+        cursor.close()
+
+
 class _SqliteExecutor(Executor):
-    def __init__(self, connection: aiosqlite.Connection) -> None:
+    """Statements on a connection, in the thread that owns it: every await completes at once."""
+
+    def __init__(self, connection: sqlite3.Connection) -> None:
         self._db = connection
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
-        with _sqlite_errors():
-            cursor = await self._db.execute(sql, params)
-        await cursor.close()  # an open cursor would block COMMIT
-        return cursor.rowcount
+        return _execute(self._db, sql, params)
 
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
-        with _sqlite_errors():
-            await (await self._db.executemany(sql, rows)).close()
+        _executemany(self._db, sql, list(rows))
 
     async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
-        with _sqlite_errors():
-            async with self._db.execute(sql, params) as cursor:
-                return list(await cursor.fetchall())
+        return _fetch(self._db, sql, params)
+
+
+class _CallingExecutor(Executor):
+    """Statements sent one call at a time from the event loop to a connection's thread."""
+
+    def __init__(self, call: Callable[[Work], Coroutine[Any, Any, Any]]) -> None:
+        self._call = call
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        return int(await self._call(lambda connection: _execute(connection, sql, params)))
+
+    async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
+        listed = list(rows)
+        await self._call(lambda connection: _executemany(connection, sql, listed))
+
+    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        rows: list[Row] = await self._call(lambda connection: _fetch(connection, sql, params))
+        return rows
 
 
 class SqliteDatabase(Database):
-    """One SQLite file through one aiosqlite connection; a lock serialises its use so that a
-    transaction is never interleaved with another coroutine's statements."""
+    """One SQLite file: a writer thread that commits in groups, and reader threads."""
 
     dialect = "sqlite"
     for_update = ""
 
-    def __init__(self, connection: aiosqlite.Connection) -> None:
-        self._db = connection
-        self._lock = asyncio.Lock()
-        self._executor = _SqliteExecutor(connection)
+    def __init__(self, writer: SqliteWriter, readers: SqliteReaders | None) -> None:
+        self._writer = writer
+        self._readers = readers
+        self._closed = False
 
     @classmethod
-    async def connect(cls, path: str | Path) -> SqliteDatabase:
-        """Open (creating if needed) the file at ``path``: WAL, foreign keys, busy timeout."""
-        if str(path) != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-        pending = aiosqlite.connect(str(path), isolation_level=None)
+    async def connect(cls, path: str | Path, *, readers: int = SQLITE_READERS) -> SqliteDatabase:
+        """Open (creating if needed) the file at ``path``: the writer first (it sets WAL mode),
+        then the readers (none for ``:memory:``, whose reads go to the writer)."""
+        file = database_file(path)
+        loop = asyncio.get_running_loop()
+        writer = SqliteWriter(file, PRAGMAS, loop)
+        writer.start()
         try:
-            connection = await pending
+            await writer.opened
         except BaseException:
-            # aiosqlite stops its thread without waiting: wait here, while the loop still runs
-            await asyncio.to_thread(pending._thread.join, 5)
+            await writer.closed
+            writer.join()
             raise
-        connection.row_factory = sqlite3.Row
-        database = cls(connection)
+        pool = None
+        if file != ":memory:" and readers > 0:
+            pool = SqliteReaders(file, READER_PRAGMAS, loop, readers)
+        if pool is not None:
+            try:
+                await pool.start()
+            except BaseException:
+                await writer.stop()
+                raise
+        return cls(writer, pool)
+
+    @property
+    def commits(self) -> int:
+        """How many group commits the writer made (a group of moves committed together is one)."""
+        return self._writer.commits
+
+    @property
+    def largest_group(self) -> int:
+        """The most transactions one commit took so far."""
+        return self._writer.largest_group
+
+    async def run(self, body: Body[T]) -> T:
+        return await self._writer.submit(lambda connection: drive(body(_SqliteExecutor(connection))))
+
+    async def on_writer(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        """``work`` on the writing connection itself, outside any transaction, once the writes
+        queued before are committed (diagnostics and tests: a ``PRAGMA`` on that connection)."""
+        session = await self._writer.exclusive()
         try:
-            for pragma in PRAGMAS:
-                await database._executor.execute(f"PRAGMA {pragma}")
-        except BaseException:
-            await connection.close()  # its thread would keep the process alive
-            raise
-        return database
+            return await session.call(work)
+        finally:
+            session.end()
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Executor]:
-        async with self._lock:
-            await self._executor.execute("BEGIN IMMEDIATE")
+        session = await self._writer.exclusive()
+        try:
+            tx = _CallingExecutor(session.call)
+            await tx.execute("BEGIN IMMEDIATE")
             try:
-                yield self._executor
+                yield tx
             except BaseException:
-                await self._executor.execute("ROLLBACK")
+                await tx.execute("ROLLBACK")
                 raise
             else:
-                await self._executor.execute("COMMIT")
+                await tx.execute("COMMIT")
+        finally:
+            session.end()
 
     @asynccontextmanager
     async def reading(self) -> AsyncIterator[Executor]:
-        async with self._lock:
-            yield self._executor
+        readers = self._readers
+        yield _CallingExecutor(readers.submit if readers is not None else self._writer.submit)
 
     async def close(self) -> None:
-        async with self._lock:
-            await self._db.close()
+        if self._closed:
+            return
+        self._closed = True
+        if self._readers is not None:
+            await self._readers.stop()
+        await self._writer.stop()
 
     async def tables(self) -> set[str]:
         rows = await self.fetch("SELECT name FROM sqlite_master WHERE type = 'table'")
@@ -274,20 +365,26 @@ class SqliteDatabase(Database):
         return [row["name"] for row in await self.fetch(f"PRAGMA table_info({table})")]
 
     async def migrate(self) -> list[str]:
-        async with self._lock:
-            await self._executor.execute(MIGRATIONS_TABLE)
+        async def create(tx: Executor) -> None:
+            await tx.execute(MIGRATIONS_TABLE)
+
+        await self.run(create)
         applied = []
         for migration in migrations(self.dialect):
-            async with self.transaction() as tx:
+
+            async def apply(tx: Executor, migration: Migration = migration) -> bool:
                 if await tx.fetchrow("SELECT 1 FROM schema_migrations WHERE number = ?", (migration.number,)):
-                    continue
+                    return False
                 for statement in sqlite_statements(migration.sql):
                     await tx.execute(statement)
                 await tx.execute(
                     "INSERT INTO schema_migrations (number, name) VALUES (?, ?)",
                     (migration.number, migration.name),
                 )
-            applied.append(migration.name)
+                return True
+
+            if await self.run(apply):
+                applied.append(migration.name)
         return applied
 
 
@@ -360,20 +457,48 @@ class _PostgresExecutor(Executor):
             return list(await self._db.fetch(numbered(sql), *params))
 
 
+async def _keep_session(connection: Any) -> None:
+    """A pooled connection goes back as it is: Tilehost sets no session state (asyncpg's own
+    reset, one more round trip per use, still rolls back a transaction left open)."""
+
+
 class PostgresDatabase(Database):
-    """A PostgreSQL database through an asyncpg pool (several transactions at once)."""
+    """A PostgreSQL database through two asyncpg pools: one for writes, one for reads (a read
+    never waits for a connection that writes hold)."""
 
     dialect = "postgresql"
     for_update = " FOR UPDATE"
 
-    def __init__(self, pool: Any) -> None:
+    def __init__(self, pool: Any, readers: Any) -> None:
         self._pool = pool
+        self._readers = readers
 
     @classmethod
     async def connect(cls, url: str, *, pool_size: int = 10) -> PostgresDatabase:
-        """A pool of up to ``pool_size`` connections to the server at ``url``."""
-        pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size)
-        return cls(pool)
+        """Up to ``pool_size`` connections for writes and half as many (at least two) for reads
+        to the server at ``url``."""
+        pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size, reset=_keep_session)
+        try:
+            readers = await asyncpg.create_pool(
+                url, min_size=1, max_size=max(2, pool_size // 2), reset=_keep_session
+            )
+        except BaseException:
+            await pool.close()
+            raise
+        return cls(pool, readers)
+
+    async def run(self, body: Body[T]) -> T:
+        async with self._pool.acquire() as connection, connection.transaction():
+            return await body(_PostgresExecutor(connection))
+
+    async def call(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        """One statement as its own transaction, in one round trip (a server-side function call
+        that stores a move): the first value it returns."""
+        with _postgres_errors():
+            try:
+                return await self._pool.fetchval(numbered(sql), *params)
+            except (asyncpg.SerializationError, asyncpg.DeadlockDetectedError) as error:
+                raise Conflict(str(error)) from error
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Executor]:
@@ -382,10 +507,11 @@ class PostgresDatabase(Database):
 
     @asynccontextmanager
     async def reading(self) -> AsyncIterator[Executor]:
-        async with self._pool.acquire() as connection:
+        async with self._readers.acquire() as connection:
             yield _PostgresExecutor(connection)
 
     async def close(self) -> None:
+        await self._readers.close()
         await self._pool.close()
 
     async def tables(self) -> set[str]:

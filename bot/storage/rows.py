@@ -54,6 +54,11 @@ class StaleMove(StorageError):
     """The game moved on since the move was made (another ply was stored first)."""
 
 
+class Conflict(StorageError):
+    """A transaction lost a race it may simply try again (PostgreSQL's serialization failure or
+    deadlock): nothing of it was written."""
+
+
 class UniqueViolation(StorageError):
     """A row with the same key exists already (both engines' errors become this one)."""
 
@@ -80,10 +85,21 @@ def _build(cls: type[T], row: Row, **convert: Callable[[Any], Any]) -> T:
     """``cls`` from the row's columns named like its fields, each through ``convert[name]``
     where given."""
     values = {}
-    for item in fields(cls):  # type: ignore[arg-type]
-        value = row[item.name]
-        values[item.name] = convert[item.name](value) if item.name in convert else value
+    for name in _field_names(cls):
+        value = row[name]
+        values[name] = convert[name](value) if name in convert else value
     return cls(**values)
+
+
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def _field_names(cls: type) -> tuple[str, ...]:
+    """The names of a row class's fields (``dataclasses.fields`` is slow for 10,000 rows)."""
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = tuple(item.name for item in fields(cls))
+    return names
 
 
 @dataclass(frozen=True)

@@ -1,25 +1,29 @@
 """Every query of Tilehost, on SQLite or PostgreSQL (see :mod:`bot.storage.engines`).
 
 Every method takes and returns plain values and dataclasses, never discord objects. A write is
-one transaction: a move, its snapshot, its clock and (when it ends the game) the results and
-ratings are one commit, and the stale-move check is a conditional ``UPDATE`` in the database,
-so it holds between processes as well as between coroutines.
+one transaction, handed whole to the engine (:meth:`Database.run`): a move, its snapshot, its
+clock and (when it ends the game) the results and ratings are one commit, and the stale-move
+check is a conditional ``UPDATE`` in the database, so it holds between processes as well as
+between coroutines. On SQLite the moves waiting at the same moment share one commit; on
+PostgreSQL a move is one call of a server-side function (one round trip).
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from bot.ratings import GLOBAL_SCOPE, Rating, RatingUpdate, initial
 from bot.shards import Shards
 from bot.storage.between import BetweenStore
-from bot.storage.engines import Database, Executor, connect
+from bot.storage.engines import Database, Executor, PostgresDatabase, connect
 from bot.storage.rows import (
     ActiveGameExists,
     Clock,
+    Conflict,
     Finish,
     Forgotten,
     GameRow,
@@ -28,6 +32,7 @@ from bot.storage.rows import (
     LogEntry,
     MoveRow,
     RematchExists,
+    ResultRow,
     Season,
     SeatRow,
     SolvedTarget,
@@ -48,8 +53,34 @@ FASTEST = "MIN(CASE WHEN r.won = 1 AND r.helped = 0 THEN g.finished_at - g.start
 """The quickest counted win of ``results r`` joined with its ``games g``, in seconds."""
 
 
+RECORD_MOVE_CALL = "SELECT tilehost_record_move(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+"""A move on PostgreSQL: one statement, its own transaction, one round trip."""
+T = TypeVar("T")
+
+ROWS_AT_A_TIME = 500
+"""Rows of a bulk read (every running game at start-up) turned into values between two turns of
+the event loop (10,000 games at once held it for about two seconds)."""
+RATING_ATTEMPTS = 8
+"""How often a last move is tried when other processes keep rating its players meanwhile."""
+
+
 def _flag(value: bool) -> int:
     return 1 if value else 0
+
+
+def _result_json(result: ResultRow) -> dict[str, Any]:
+    """A seat's result as ``tilehost_record_move`` reads it."""
+    return {
+        "seat": result.seat,
+        "user_id": result.user_id,
+        "ai_level": result.ai_level,
+        "rank": result.rank,
+        "score": result.score,
+        "forfeited": _flag(result.forfeited),
+        "won": _flag(result.won),
+        "draw": _flag(result.draw),
+        "helped": _flag(result.helped),
+    }
 
 
 class Storage(TournamentStore, BetweenStore):
@@ -77,8 +108,7 @@ class Storage(TournamentStore, BetweenStore):
     async def check_writable(self) -> None:
         """Raise the database's own error unless it takes writes (a read-only file, directory
         or server is found at start-up, not at the first move). Changes nothing."""
-        async with self.database.transaction() as tx:
-            await tx.execute("DELETE FROM guild_settings WHERE guild_id IS NULL")
+        await self._write("DELETE FROM guild_settings WHERE guild_id IS NULL")
 
     @property
     def dialect(self) -> str:
@@ -94,6 +124,14 @@ class Storage(TournamentStore, BetweenStore):
     async def migrate(self) -> list[str]:
         """Apply the migrations not applied yet, each in its own transaction."""
         return await self.database.migrate()
+
+    async def _write(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """One statement as a transaction of its own; the number of rows it changed."""
+
+        async def body(tx: Executor) -> int:
+            return await tx.execute(sql, params)
+
+        return await self.database.run(body)
 
     # -- games and seats -----------------------------------------------------------------
 
@@ -124,36 +162,40 @@ class Storage(TournamentStore, BetweenStore):
         A channel holds one active game per kind and ``table_key`` (0, except for games where
         every player has a table of their own, which pass the host's id). ``variant`` is what
         standings group the game's results by besides the game (``Game.variant``)."""
+        values = (
+            game,
+            guild_id,
+            channel_id,
+            host_id if host_id is not None else host.user_id,
+            json.dumps(options, sort_keys=True),
+            seed,
+            json.dumps(deal) if deal is not None else None,
+            turn_seconds,
+            now,
+            now,
+            table_key,
+            variant,
+            rematch_of,
+            json.dumps(list(seating)) if seating is not None else None,
+        )
+
+        async def body(tx: Executor) -> int:
+            game_id = await tx.fetchval(
+                "INSERT INTO games (game, guild_id, channel_id, host_id, status, options, seed, deal, "
+                "turn_seconds, created_at, updated_at, table_key, variant, rematch_of, seating) "
+                "VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                values,
+            )
+            for seat in (host, *others):
+                await self._insert_seat(tx, game_id, seat)
+            return int(game_id)
+
         try:
-            async with self.database.transaction() as tx:
-                game_id = await tx.fetchval(
-                    "INSERT INTO games (game, guild_id, channel_id, host_id, status, options, seed, deal, "
-                    "turn_seconds, created_at, updated_at, table_key, variant, rematch_of, seating) "
-                    "VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
-                    (
-                        game,
-                        guild_id,
-                        channel_id,
-                        host_id if host_id is not None else host.user_id,
-                        json.dumps(options, sort_keys=True),
-                        seed,
-                        json.dumps(deal) if deal is not None else None,
-                        turn_seconds,
-                        now,
-                        now,
-                        table_key,
-                        variant,
-                        rematch_of,
-                        json.dumps(list(seating)) if seating is not None else None,
-                    ),
-                )
-                for seat in (host, *others):
-                    await self._insert_seat(tx, game_id, seat)
+            return await self.database.run(body)
         except UniqueViolation as error:
             if rematch_of is not None and "rematch" in str(error):
                 raise RematchExists(str(error)) from error
             raise ActiveGameExists(str(error)) from error
-        return int(game_id)
 
     @staticmethod
     async def _insert_seat(tx: Executor, game_id: int, seat: SeatRow) -> None:
@@ -165,34 +207,44 @@ class Storage(TournamentStore, BetweenStore):
     async def add_seat(self, game_id: int, seat: SeatRow) -> None:
         """Add a seat to a lobby; raises :class:`StaleMove` when that seat (or that person) is
         taken already (another process filled it first)."""
+
+        async def body(tx: Executor) -> None:
+            await self._insert_seat(tx, game_id, seat)
+
         try:
-            async with self.database.transaction() as tx:
-                await self._insert_seat(tx, game_id, seat)
+            await self.database.run(body)
         except UniqueViolation as error:
             raise StaleMove(f"game {game_id}: the place of player {seat.seat + 1} is taken") from error
 
     async def replace_seats(self, game_id: int, seats: Sequence[SeatRow]) -> None:
         """Replace every seat of a lobby (after someone leaves, seats are renumbered)."""
-        async with self.database.transaction() as tx:
+
+        async def body(tx: Executor) -> None:
             await tx.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
             for seat in seats:
                 await self._insert_seat(tx, game_id, seat)
+
+        await self.database.run(body)
 
     async def start_game(
         self, game_id: int, seats: Sequence[SeatRow], snapshot: dict[str, Any], clock: Clock, now: float
     ) -> None:
         """Move a lobby to ``playing`` with its final seat order."""
-        async with self.database.transaction() as tx:
+        stored = json.dumps(snapshot)
+
+        async def body(tx: Executor) -> None:
             changed = await tx.execute(
                 "UPDATE games SET status = 'playing', snapshot = ?, deadline = ?, reminder_at = ?, "
                 "updated_at = ?, started_at = ? WHERE id = ? AND status = 'lobby'",
-                (json.dumps(snapshot), clock.deadline, clock.reminder_at, now, now, game_id),
+                (stored, clock.deadline, clock.reminder_at, now, now, game_id),
             )
             if changed != 1:
                 raise StaleMove("the game is no longer in its lobby")
             await tx.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
             for seat in seats:
                 await self._insert_seat(tx, game_id, seat)
+
+        await self.database.run(body)
 
     async def game(self, game_id: int) -> GameRow | None:
         """The game with that id."""
@@ -208,7 +260,7 @@ class Storage(TournamentStore, BetweenStore):
             sql += f" AND ((COALESCE(guild_id, 0) >> 22) % ?) IN ({', '.join('?' * len(ids))})"
             params = [shards.count, *ids]
         rows = await self.database.fetch(sql + " ORDER BY id", params)
-        return [GameRow.from_row(row) for row in rows]
+        return await _built(rows, GameRow.from_row)
 
     async def last_finished(self, channel_id: int, games: Sequence[str]) -> GameRow | None:
         """The last game of ``games`` to end in a channel (or in a thread of it)."""
@@ -232,9 +284,11 @@ class Storage(TournamentStore, BetweenStore):
             "JOIN games g ON g.id = s.game_id WHERE g.status IN ('lobby', 'playing') "
             "ORDER BY s.game_id, s.seat"
         )
-        for row in rows:
+        for number, row in enumerate(rows, 1):
             if row["game_id"] in found:
                 found[row["game_id"]].append(SeatRow.from_row(row))
+            if number % ROWS_AT_A_TIME == 0:
+                await asyncio.sleep(0)
         return found
 
     async def seats(self, game_id: int) -> list[SeatRow]:
@@ -276,16 +330,28 @@ class Storage(TournamentStore, BetweenStore):
         finish: Finish | None = None,
     ) -> None:
         """Store record line ``ply`` with the new snapshot and clock in one transaction (with
-        the results and ratings when ``finish`` ends the game).
+        the results and ratings when ``finish`` ends the game), in one trip to the database:
+        on SQLite one call into the writer's thread, committed with the other moves waiting
+        then; on PostgreSQL one function call (and, for a rated game's last move, one read of
+        the players' ratings before it). Returns once the move is committed.
 
         Raises :class:`StaleMove` (nothing written) when the stored game is not at ``ply - 1``:
         the conditional update waits for a competing transaction (another process's) and then
-        finds the ply it stored."""
-        async with self.database.transaction() as tx:
+        finds the ply it stored. That move fails alone: the moves committed with it are stored."""
+        stored = json.dumps(snapshot)
+        if isinstance(self.database, PostgresDatabase):
+            await self._record_move_postgres(
+                self.database,
+                (game_id, ply, seat, notation, user_id, stored, clock.deadline, clock.reminder_at, now),
+                finish,
+            )
+            return
+
+        async def body(tx: Executor) -> None:
             changed = await tx.execute(
                 "UPDATE games SET ply = ?, snapshot = ?, deadline = ?, reminder_at = ?, updated_at = ? "
                 "WHERE id = ? AND ply = ? AND status = 'playing'",
-                (ply, json.dumps(snapshot), clock.deadline, clock.reminder_at, now, game_id, ply - 1),
+                (ply, stored, clock.deadline, clock.reminder_at, now, game_id, ply - 1),
             )
             if changed != 1:
                 raise StaleMove(f"game {game_id} is not at ply {ply - 1}")
@@ -298,6 +364,62 @@ class Storage(TournamentStore, BetweenStore):
                 await self._write_results(tx, game_id, finish, now)
                 if finish.ratings is not None:
                     await self._write_ratings(tx, finish.ratings, now)
+
+        await self.database.run(body)
+
+    async def _record_move_postgres(
+        self, database: PostgresDatabase, move: tuple[Any, ...], finish: Finish | None
+    ) -> None:
+        """A move through ``tilehost_record_move`` (migration 0009). A rated game's last move
+        reads the players' ratings first and sends the new ones with what it read; when another
+        process rated one of them meanwhile, the call changes nothing and is made again."""
+        game_id, ply = move[0], move[1]
+        outcome = results = None
+        if finish is not None:
+            outcome = json.dumps(finish.outcome)
+            results = json.dumps([_result_json(result) for result in finish.results])
+        for attempt in range(RATING_ATTEMPTS):
+            ratings = None
+            if finish is not None and finish.ratings is not None:
+                ratings = json.dumps(await self._new_ratings(finish.ratings))
+            try:
+                answer = await database.call(RECORD_MOVE_CALL, (*move, outcome, results, ratings))
+            except Conflict:
+                if ratings is None or attempt == RATING_ATTEMPTS - 1:
+                    raise
+                continue
+            if answer != "stored":
+                raise StaleMove(f"game {game_id} is not at ply {ply - 1}")
+            return
+
+    async def _new_ratings(self, update: RatingUpdate) -> list[dict[str, Any]]:
+        """``update``'s new ratings from the stored ones (one read), each with the rated games
+        it was computed from."""
+        players = sorted(set(update.players))
+        rows = await self.database.fetch(
+            "SELECT scope_id, user_id, mu, sigma, rated_games FROM ratings WHERE game = ? "
+            f"AND scope_id IN ({', '.join('?' * len(update.scopes))}) "
+            f"AND user_id IN ({', '.join('?' * len(players))})",
+            (update.game, *update.scopes, *players),
+        )
+        stored = {(row["scope_id"], row["user_id"]): row for row in rows}
+        found: list[dict[str, Any]] = []
+        for scope in dict.fromkeys(update.scopes):
+            rated = [stored.get((scope, user_id)) for user_id in update.players]
+            current = [Rating(row["mu"], row["sigma"]) if row else None for row in rated]
+            new = update.apply(current)
+            for user_id, row, rating in zip(update.players, rated, new, strict=True):
+                found.append(
+                    {
+                        "scope_id": scope,
+                        "user_id": user_id,
+                        "mu": rating.mu,
+                        "sigma": rating.sigma,
+                        "display": rating.display,
+                        "seen": row["rated_games"] if row else 0,
+                    }
+                )
+        return found
 
     async def _write_results(self, tx: Executor, game_id: int, finish: Finish, now: float) -> None:
         await tx.execute(
@@ -347,7 +469,7 @@ class Storage(TournamentStore, BetweenStore):
                 for user_id in players
             ],
         )
-        for scope in update.scopes:
+        for scope in dict.fromkeys(update.scopes):  # a scope named twice is rated once
             rows = await tx.fetch(
                 "SELECT user_id, mu, sigma FROM ratings WHERE scope_id = ? AND game = ? AND user_id IN "
                 f"({', '.join('?' * len(players))}) ORDER BY user_id{self.database.for_update}",
@@ -366,16 +488,14 @@ class Storage(TournamentStore, BetweenStore):
 
     async def set_clock(self, game_id: int, clock: Clock) -> None:
         """Change the pending deadline and reminder of a game."""
-        async with self.database.transaction() as tx:
-            await tx.execute(
-                "UPDATE games SET deadline = ?, reminder_at = ? WHERE id = ?",
-                (clock.deadline, clock.reminder_at, game_id),
-            )
+        await self._write(
+            "UPDATE games SET deadline = ?, reminder_at = ? WHERE id = ?",
+            (clock.deadline, clock.reminder_at, game_id),
+        )
 
     async def set_thread(self, game_id: int, thread_id: int) -> None:
         """Remember the thread a game plays in."""
-        async with self.database.transaction() as tx:
-            await tx.execute("UPDATE games SET thread_id = ? WHERE id = ?", (thread_id, game_id))
+        await self._write("UPDATE games SET thread_id = ? WHERE id = ?", (thread_id, game_id))
 
     async def threads_enabled(self, guild_id: int) -> bool:
         """Whether games in this server play in threads (on unless the server turned it off)."""
@@ -386,27 +506,24 @@ class Storage(TournamentStore, BetweenStore):
 
     async def set_threads(self, guild_id: int, enabled: bool) -> None:
         """Turn games in threads on or off for a server."""
-        async with self.database.transaction() as tx:
-            await tx.execute(
-                "INSERT INTO guild_settings (guild_id, threads) VALUES (?, ?) "
-                "ON CONFLICT (guild_id) DO UPDATE SET threads = excluded.threads",
-                (guild_id, _flag(enabled)),
-            )
+        await self._write(
+            "INSERT INTO guild_settings (guild_id, threads) VALUES (?, ?) "
+            "ON CONFLICT (guild_id) DO UPDATE SET threads = excluded.threads",
+            (guild_id, _flag(enabled)),
+        )
 
     async def set_message(self, game_id: int, message_id: int) -> None:
         """Remember the last board message of a game (for history links)."""
-        async with self.database.transaction() as tx:
-            await tx.execute("UPDATE games SET message_id = ? WHERE id = ?", (message_id, game_id))
+        await self._write("UPDATE games SET message_id = ? WHERE id = ?", (message_id, game_id))
 
     async def abort(self, game_id: int, now: float) -> bool:
         """Abort a lobby or running game; False when it was not active."""
-        async with self.database.transaction() as tx:
-            changed = await tx.execute(
-                "UPDATE games SET status = 'aborted', deadline = NULL, reminder_at = NULL, finished_at = ?, "
-                "updated_at = ? WHERE id = ? AND status IN ('lobby', 'playing')",
-                (now, now, game_id),
-            )
-            return changed == 1
+        changed = await self._write(
+            "UPDATE games SET status = 'aborted', deadline = NULL, reminder_at = NULL, finished_at = ?, "
+            "updated_at = ? WHERE id = ? AND status IN ('lobby', 'playing')",
+            (now, now, game_id),
+        )
+        return changed == 1
 
     # -- standings -----------------------------------------------------------------------
 
@@ -562,12 +679,11 @@ class Storage(TournamentStore, BetweenStore):
 
     async def set_dm_reminders(self, user_id: int, enabled: bool) -> None:
         """Turn reminders by direct message on or off for a user."""
-        async with self.database.transaction() as tx:
-            await tx.execute(
-                "INSERT INTO user_settings (user_id, dm_reminders) VALUES (?, ?) "
-                "ON CONFLICT (user_id) DO UPDATE SET dm_reminders = excluded.dm_reminders",
-                (user_id, _flag(enabled)),
-            )
+        await self._write(
+            "INSERT INTO user_settings (user_id, dm_reminders) VALUES (?, ?) "
+            "ON CONFLICT (user_id) DO UPDATE SET dm_reminders = excluded.dm_reminders",
+            (user_id, _flag(enabled)),
+        )
 
     # -- the bot's own state ---------------------------------------------------------------
 
@@ -578,12 +694,11 @@ class Storage(TournamentStore, BetweenStore):
 
     async def set_bot_state(self, key: str, value: str, now: float) -> None:
         """Remember ``value`` under ``key``."""
-        async with self.database.transaction() as tx:
-            await tx.execute(
-                "INSERT INTO bot_state (key, value, updated_at) VALUES (?, ?, ?) "
-                "ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
-                (key, value, now),
-            )
+        await self._write(
+            "INSERT INTO bot_state (key, value, updated_at) VALUES (?, ?, ?) "
+            "ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
+            (key, value, now),
+        )
 
     # -- server admins' tools ------------------------------------------------------------------
     # Each change an admin makes is written in the same transaction as its line in admin_log.
@@ -836,6 +951,16 @@ def _ratings_of(season: Season | None) -> tuple[str, list[Any]]:
         "(SELECT guild_id AS scope_id, game, user_id, display FROM season_ratings WHERE season = ?)",
         [season.number],
     )
+
+
+async def _built(rows: Sequence[Any], build: Callable[[Any], T]) -> list[T]:
+    """``build`` of every row, letting the event loop run every :data:`ROWS_AT_A_TIME` rows."""
+    built = []
+    for start in range(0, len(rows), ROWS_AT_A_TIME):
+        if start:
+            await asyncio.sleep(0)
+        built += [build(row) for row in rows[start : start + ROWS_AT_A_TIME]]
+    return built
 
 
 def _streak(won: Sequence[bool]) -> int:

@@ -12,6 +12,7 @@ from typing import Any
 import discord
 import pytest
 
+from bot.storage import engines
 from bot.ui.replies import NOTHING_RECORDED, STORAGE_DOWN
 from tests.attacks.support import answered, check_stored_game, integrity_ok
 from tests.e2e.helpers import REFUSALS, only_game, rows, table_counts
@@ -125,24 +126,21 @@ async def test_failing_button_replies_are_truthful(world: Any, db_path: str, ver
 
 
 async def write_pragma(env: Any, pragma: str) -> None:
-    """Change the bot's own database connection (SQLite): a real full or read-only database."""
-    database = env.bot.storage.database
-    async with database.reading() as tx:
-        await tx.execute(f"PRAGMA {pragma}")
+    """Change the bot's own writing connection (SQLite): a real full or read-only database."""
+    await env.bot.storage.database.on_writer(lambda connection: connection.execute(f"PRAGMA {pragma}"))
 
 
 def disk_full_on_moves(env: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """SQLite's own "database or disk is full" when a move line is written, after the game's row
     was already updated in the same transaction (so a half-stored move would show)."""
-    executor = env.bot.storage.database._executor
-    execute = executor.execute
+    execute = engines._SqliteExecutor.execute
 
-    async def full(sql: str, params: Any = ()) -> int:
+    async def full(self: Any, sql: str, params: Any = ()) -> int:
         if sql.startswith("INSERT INTO moves"):
             raise sqlite3.OperationalError("database or disk is full")
-        return int(await execute(sql, params))
+        return await execute(self, sql, params)
 
-    monkeypatch.setattr(executor, "execute", full)
+    monkeypatch.setattr(engines._SqliteExecutor, "execute", full)
 
 
 @pytest.mark.parametrize("trouble", ["read-only", "full"])

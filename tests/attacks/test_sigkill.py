@@ -24,3 +24,16 @@ def test_sigkill_at_random_moments_loses_nothing_acknowledged(tmp_path: Path) ->
     assert not outcome.integrity, outcome.integrity
     assert not outcome.lost, f"acknowledged but not stored: {outcome.lost}"
     assert not outcome.unarmed, f"clocks not re-armed after a restart: {outcome.unarmed}"
+
+
+def test_sigkill_during_group_commits_loses_no_acknowledged_move(tmp_path: Path) -> None:
+    """The storage layer committing the moves of 30 games in groups, killed while it commits:
+    every move whose ``record_move`` returned is stored, and the file is intact."""
+    outcome, largest = durability.run_group_commit(
+        kills=3, games=30, db_path=str(tmp_path / "group.db"), seed=5
+    )
+    assert outcome.kills == 3
+    assert largest > 1, "moves were committed in groups"
+    assert outcome.acknowledged > 0
+    assert not outcome.integrity, outcome.integrity
+    assert not outcome.lost, f"acknowledged but not stored: {outcome.lost}"

@@ -249,3 +249,12 @@ def test_workers_zygote_and_a_busy_worker_die_with_the_bot_after_sigkill() -> No
         bot.kill()
         bot.wait()
     wait_until(lambda: not any(alive(pid) for pid in pids), "every worker process to end")
+
+
+def test_the_zygote_warms_the_caches_of_a_first_board(caplog: pytest.LogCaptureFixture) -> None:
+    """The zygote runs ``module:function`` preload entries: ``warm_caches`` draws every shipped
+    game's opening board there (fonts, glyph maps), so that no worker's first board is cold."""
+    assert "bot.workers:warm_caches" in workers.PRELOAD
+    with caplog.at_level("ERROR"):
+        workers.warm_caches()
+    assert not caplog.records, [record.getMessage() for record in caplog.records]

@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any
 
 import pytest
 
-from bot import errors
-from bot.sessions import SessionService, Status, Update, UpdateKind
+from bot import errors, workers
+from bot.sessions import SessionService, Status, Update, UpdateKind, restore
+from bot.sessions.session import restore_key
 from bot.storage import Storage
 from games import registry
 from games.errors import IllegalMoveError, InvalidMoveError
@@ -287,5 +290,75 @@ async def test_restore_replays_every_game(database_url: str) -> None:
     assert again.clock.pending()[game_id][0] is not None
     await again.ready(restored[0])
     assert restored[0].state == state and restored[0].ply == 3
+    await again.close()
+    await storage.close()
+
+
+async def test_after_a_restart_a_command_loads_its_own_game_ahead_of_the_background(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Twelve stored games; the background lane loads them one at a time (here held at its
+    first), and a move in the last of them is played at once: its game is replayed on demand,
+    ahead of the others, and no other replay is queued meanwhile."""
+    storage = await Storage.open(str(tmp_path / "restart.db"))
+    time = FakeTime()
+    seeds = iter(range(100, 200))
+    first = SessionService(storage, now=time.now, sleep=time.sleep, seed_source=lambda: next(seeds))
+    games = []
+    for channel in range(600, 612):
+        session = await first.create("tiny", guild_id=1, channel_id=channel, user_id=1, name="ann")
+        await first.join(session, 2, "ben")
+        await first.start(session, 1)
+        games.append((session.id, session.row.seed))
+    await first.close()
+
+    held, running, most = asyncio.Event(), [0], [0]
+    target, target_seed = games[-1]
+    replay = workers.run
+    kinds: dict[int, tuple[workers.Kind, Any]] = {}
+
+    async def gated(fn: Any, *args: Any, **kwargs: Any) -> Any:
+        if fn is workers.replay_final:
+            kinds[args[1].seed] = (kwargs["kind"], kwargs.get("key"))
+        if fn is workers.replay_final and args[1].seed != target_seed:
+            running[0] += 1
+            most[0] = max(most[0], running[0])
+            await held.wait()
+            running[0] -= 1
+        return await replay(fn, *args, **kwargs)
+
+    monkeypatch.setattr(workers, "run", gated)
+    again = SessionService(storage, now=time.now, sleep=time.sleep)
+    restored = await again.restore()
+    for _ in range(10):
+        await asyncio.sleep(0)  # the background lane starts (and is held)
+    session = live(again, target)
+    await again.ready(session)
+    mover = user_to_act(again, target)
+    await again.play(session, mover, "draw")
+    assert session.ply == 1
+    assert most[0] == restore.BACKGROUND_LOADS, "the background lane replays one game at a time"
+    assert sum(each.state is None for each in restored) == len(games) - 1, "only the command's game"
+    assert kinds[target_seed] == (workers.LOAD, None), "a game someone waits for is an urgent load"
+    background = [kinds[seed] for game_id, seed in games if seed in kinds and game_id != target]
+    assert background == [(workers.RESTORE, restore_key(restored[0].id))], "background work, promotable"
+    held.set()
+    await asyncio.gather(*(again.ready(each) for each in restored))
+    assert all(each.state is not None and each.loading is None for each in restored)
+    await again.close()
+    await storage.close()
+
+
+async def test_autocomplete_loads_a_restored_game(database_url: str) -> None:
+    storage = await Storage.open(database_url)
+    time = FakeTime()
+    first = SessionService(storage, now=time.now, sleep=time.sleep, seed_source=lambda: 42)
+    game_id = await started(first)
+    await first.close()
+    again = SessionService(storage, now=time.now, sleep=time.sleep)
+    await again.restore()
+    session = live(again, game_id)
+    assert await again.suggestions(session, 1, "") or await again.suggestions(session, 2, "")
+    assert session.loading is None
     await again.close()
     await storage.close()

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sqlite3
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any
 
+import asyncpg
 import pytest
 
 from bot import ratings
@@ -461,3 +463,153 @@ async def test_an_empty_database_holds_no_data(database_url: str) -> None:
         assert await storage.database.holds_data()
     finally:
         await storage.close()
+
+
+# -- one trip per move -------------------------------------------------------------------------
+
+
+def a_move(game_id: int, ply: int, notation: str = "m") -> dict[str, Any]:
+    return {
+        "game_id": game_id,
+        "ply": ply,
+        "seat": 0,
+        "notation": notation,
+        "user_id": 1,
+        "snapshot": {"ply": ply},
+        "clock": Clock(NOW + ply),
+        "now": NOW,
+    }
+
+
+async def record(storage: Storage, move: dict[str, Any]) -> None:
+    await storage.record_move(move["game_id"], **{k: v for k, v in move.items() if k != "game_id"})
+
+
+async def queued_behind_the_writer(storage: Storage, writes: Sequence[Any]) -> list[Any]:
+    """Run ``writes`` (coroutines) while the SQLite writer is held by another transaction, so
+    that all of them are waiting when it is free again; their outcomes."""
+    database = storage.database
+    assert isinstance(database, engines.SqliteDatabase)
+    async with database.transaction():
+        tasks = [asyncio.ensure_future(write) for write in writes]
+        for _ in range(5):  # every task reaches the writer's queue
+            await asyncio.sleep(0)
+    return await asyncio.gather(*tasks, return_exceptions=True)
+
+
+async def test_moves_waiting_together_share_one_commit_and_a_stale_one_fails_alone(tmp_path: Path) -> None:
+    storage = await Storage.open(str(tmp_path / "group.db"))
+    try:
+        games = [await new_game(storage, channel_id=100 + index) for index in range(6)]
+        database = storage.database
+        assert isinstance(database, engines.SqliteDatabase)
+        before = database.commits
+        moves = [a_move(game_id, 1) for game_id in games] + [a_move(games[0], 1, "late")]
+        outcomes = await queued_behind_the_writer(storage, [record(storage, move) for move in moves])
+        assert outcomes[:-1] == [None] * len(games)
+        assert isinstance(outcomes[-1], StaleMove)
+        assert database.commits == before + 1, "one commit for the seven moves"
+        assert database.largest_group == len(moves)
+        for game_id in games:
+            assert [(m.ply, m.notation) for m in await storage.moves(game_id)] == [(1, "m")]
+    finally:
+        await storage.close()
+
+
+async def test_a_failing_last_move_in_a_group_changes_nothing_of_its_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A move that raises in the middle of its transaction (here the rating) is rolled back to
+    its own savepoint: the game stays unfinished, and the moves committed with it are stored."""
+    storage = await Storage.open(str(tmp_path / "group.db"))
+    try:
+        ending, other = await new_game(storage), await new_game(storage, channel_id=11)
+
+        def broken(self: ratings.RatingUpdate, current: object) -> list[ratings.Rating]:
+            raise RuntimeError("no ratings today")
+
+        monkeypatch.setattr(ratings.RatingUpdate, "apply", broken)
+        outcomes = await queued_behind_the_writer(
+            storage, [finish(storage, ending, [1, 2]), record(storage, a_move(other, 1))]
+        )
+        assert isinstance(outcomes[0], RuntimeError) and outcomes[1] is None
+        row = await storage.game(ending)
+        assert row is not None and row.status == "playing" and row.ply == 0
+        assert await count(storage, "results") == 0 and await count(storage, "ratings") == 0
+        assert len(await storage.moves(other)) == 1
+    finally:
+        await storage.close()
+
+
+async def test_a_group_that_fails_as_a_whole_is_tried_again_one_by_one(tmp_path: Path) -> None:
+    """A transaction that breaks the group itself (here it ends the shared transaction) fails,
+    and every other transaction of its group is committed alone."""
+    storage = await Storage.open(str(tmp_path / "group.db"))
+    try:
+        games = [await new_game(storage, channel_id=100 + index) for index in range(3)]
+
+        async def breaks_the_group(tx: engines.Executor) -> None:
+            await tx.execute("ROLLBACK")
+
+        writes = [record(storage, a_move(games[0], 1)), storage.database.run(breaks_the_group)]
+        writes += [record(storage, a_move(game_id, 1)) for game_id in games[1:]]
+        outcomes = await queued_behind_the_writer(storage, writes)
+        assert outcomes[0] is None and outcomes[2:] == [None, None]
+        assert isinstance(outcomes[1], sqlite3.Error)
+        for game_id in games:
+            assert len(await storage.moves(game_id)) == 1
+    finally:
+        await storage.close()
+
+
+async def test_reads_do_not_wait_for_the_writer(tmp_path: Path) -> None:
+    """While a transaction holds SQLite's writer, reads are answered (by the readers) and see
+    what was committed."""
+    storage = await Storage.open(str(tmp_path / "reads.db"))
+    try:
+        game_id = await new_game(storage)
+        async with storage.database.transaction() as tx:
+            await tx.execute("UPDATE games SET ply = 5 WHERE id = ?", (game_id,))
+            row = await asyncio.wait_for(storage.game(game_id), 60)  # a hang would be a bug
+            assert row is not None and row.ply == 0, "only committed writes are seen"
+        row = await storage.game(game_id)
+        assert row is not None and row.ply == 5
+    finally:
+        await storage.close()
+
+
+async def test_a_move_is_one_statement_on_postgresql(
+    postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A move is one call of the server-side function (one round trip, its own transaction); the
+    last move of a rated game reads the players' ratings first, then makes that one call."""
+    storage = await Storage.open(postgres_url)
+    try:
+        game_id = await new_game(storage)
+        sent: list[str] = []
+        for name in ("execute", "executemany", "fetch", "fetchrow", "fetchval"):
+            original = getattr(asyncpg.connection.Connection, name)
+
+            async def counted(self: Any, query: str, *args: Any, __sent: Any = original, **kw: Any) -> Any:
+                sent.append(" ".join(query.split()[:2]))
+                return await __sent(self, query, *args, **kw)
+
+            monkeypatch.setattr(asyncpg.connection.Connection, name, counted)
+        await record(storage, a_move(game_id, 1))
+        assert sent == ["SELECT tilehost_record_move($1,"]
+        sent.clear()
+        with pytest.raises(StaleMove):
+            await record(storage, a_move(game_id, 1))
+        assert sent == ["SELECT tilehost_record_move($1,"]
+        sent.clear()
+        await finish(storage, game_id, [1, 2], ply=2)
+        assert sent == ["SELECT scope_id,", "SELECT tilehost_record_move($1,"]
+    finally:
+        monkeypatch.undo()
+        await storage.close()
+    rated = await Storage.open(postgres_url)
+    try:
+        rows = await rated.database.fetch("SELECT scope_id, user_id, rated_games FROM ratings ORDER BY 1, 2")
+        assert [tuple(row) for row in rows] == [(0, 1, 1), (0, 2, 1), (GUILD, 1, 1), (GUILD, 2, 1)]
+    finally:
+        await rated.close()

@@ -1,0 +1,4 @@
+-- A move in one trip to the database. On SQLite nothing changes in the schema: the writer
+-- thread (bot/storage/threads.py) runs a move's whole transaction in one call and commits the
+-- moves waiting at the same moment together. PostgreSQL gets a function that stores a move in
+-- one round trip (postgresql/0009_one_trip_moves.sql). The number exists in both dialects.
