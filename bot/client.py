@@ -74,6 +74,8 @@ class TilehostBot(commands.Bot):
         self.storage: Storage
         self.service: SessionService
         self.announcer = TableAnnouncer(self)
+        self.add_listener(self.announcer.on_raw_thread_delete, "on_raw_thread_delete")
+        self.add_listener(self.announcer.on_raw_thread_update, "on_raw_thread_update")
         self.limits = Limits(settings.rate_user, settings.rate_channel, now=virtual_now)
         """Rate limits on the commands that draw or search (see :mod:`bot.limits`)."""
         self._restored = False

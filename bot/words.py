@@ -427,3 +427,54 @@ def _points_now(game: Game[Any, Any], points: float) -> str:
 def _signed(game: Game[Any, Any], points: float) -> str:
     amount = round(points)
     return f" ({amount:+d})" if amount else ""
+
+
+# -- where a table is, and what the bot may not do there --------------------------------------------
+
+PERMISSIONS = {
+    "view_channel": "View Channel",
+    "send_messages": "Send Messages",
+    "send_messages_in_threads": "Send Messages in Threads",
+    "attach_files": "Attach Files",
+    "create_public_threads": "Create Public Threads",
+}
+"""Discord's names of the permissions a table needs, as a server admin sees them."""
+
+
+def missing_permissions(
+    session: Session, missing: Sequence[str], channel_id: int, role: str, what: str
+) -> str:
+    """What the bot could not do at a table for want of permissions, and who can fix it:
+    ``⚠️ Tri-Ominos #12: no board was posted. Tilehost needs Attach Files in #games: a server
+    admin can allow it in that channel's permissions (Edit Channel → Permissions), for the
+    Tilehost role.``"""
+    needed = " and ".join(f"**{PERMISSIONS.get(key, key)}**" for key in missing)
+    them = "them" if len(missing) > 1 else "it"
+    return (
+        f"⚠️ {header(session)}: {what}. Tilehost needs {needed} in <#{channel_id}>: a server admin can "
+        f"allow {them} in that channel's permissions (Edit Channel → Permissions), for the "
+        f"**{escape(role)}** role."
+    )
+
+
+def no_picture_note(role: str) -> str:
+    """The line a board message has when the bot may not attach its picture."""
+    return (
+        f"(No picture: Tilehost may not attach files here. A server admin can allow **Attach Files** "
+        f"for the **{escape(role)}** role in this channel's permissions.)"
+    )
+
+
+def thread_gone(session: Session, why: str, new_thread: bool) -> str:
+    """Why a game left its thread and where it goes on: ``🧵 The thread of Tri-Ominos #12 was
+    deleted: the game goes on in a new thread.``"""
+    where = "in a new thread" if new_thread else "here, in this channel"
+    return f"🧵 The thread of {header(session)} {why}: the game goes on {where}."
+
+
+def not_posted(session: Session, why: str) -> str:
+    """What the mover and the host read when nothing could be posted for a table."""
+    return (
+        f"⚠️ {header(session)}: your move is stored, but its board could not be posted ({why}). "
+        f"The game goes on; `/{session.game.name} board` shows it."
+    )

@@ -23,7 +23,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import errors, words, workers
-from bot.sessions import Session, SessionService, Status
+from bot.sessions import Session, SessionService, Status, Update
 from bot.ui import buttons, files, replies
 from games import ai, records
 from games.core import Game
@@ -75,6 +75,12 @@ def channel_of(interaction: discord.Interaction) -> int:
     if interaction.channel_id is None:
         raise errors.NoGameHere("Use this command in a server channel.")
     return interaction.channel_id
+
+
+def parent_of(interaction: discord.Interaction) -> int | None:
+    """The channel of the thread the command was used in (None outside a thread)."""
+    channel = interaction.channel
+    return channel.parent_id if isinstance(channel, discord.Thread) else None
 
 
 class MoveTransformer(app_commands.Transformer):
@@ -170,11 +176,16 @@ class GameCog(commands.GroupCog):
 
     def table(self, interaction: discord.Interaction) -> Session:
         """The game this interaction is about (see :meth:`SessionService.table`)."""
-        return self.service.table(channel_of(interaction), self.hosted, interaction.user.id)
+        return self.service.table(
+            channel_of(interaction), self.hosted, interaction.user.id, parent_of(interaction)
+        )
 
     async def ready_table(self, interaction: discord.Interaction) -> Session:
-        """:meth:`table`, once its state is loaded."""
-        return await self.service.ready(self.table(interaction))
+        """:meth:`table`, once its state is loaded (a thread made for it whose id was never
+        stored is the game's again)."""
+        session = self.table(interaction)
+        await self.service.claim_thread(session, channel_of(interaction))
+        return await self.service.ready(session)
 
     # -- lobby -----------------------------------------------------------------------------
 
@@ -205,7 +216,7 @@ class GameCog(commands.GroupCog):
             log.warning("the reply to lobby %s failed; posting it in the channel", session.id)
             message = await self.bot.announcer.post(session.row.channel_id, content, view=view)
         if message is not None:
-            await self.service.set_message(session, message.id)
+            await self.service.set_lobby_message(session, message.id)
 
     @app_commands.command(description="Take a seat in this channel's lobby.")
     async def join(self, interaction: discord.Interaction) -> None:
@@ -239,12 +250,11 @@ class GameCog(commands.GroupCog):
     async def start(self, interaction: discord.Interaction) -> None:
         await replies.defer_private(interaction)
         session = self.service.lobby_in(channel_of(interaction), self.game_name)
-        await self.service.start(session, interaction.user.id)
-        await self.bot.announcer.caught_up(session.id)
-        where = session.row.thread_id
-        await replies.private(
-            interaction, f"{words.header(session)} has started" + (f": play in <#{where}>." if where else ".")
-        )
+        update = await self.service.start(session, interaction.user.id)
+        troubles = await self.bot.announcer.troubles(update)
+        where = session.row.thread_id if session.row.room_id is None else None
+        started = f"{words.header(session)} has started" + (f": play in <#{where}>." if where else ".")
+        await replies.private(interaction, "\n".join([started, *troubles]))
 
     @app_commands.command(description="Host: call off the lobby or game here (no result is kept).")
     async def abort(self, interaction: discord.Interaction) -> None:
@@ -268,14 +278,23 @@ class GameCog(commands.GroupCog):
         if session.waiting:
             await replies.private(interaction, "⏳ Busy at this table: your move is queued.")
         update = await self.service.play(session, interaction.user.id, text)
-        await replies.private(interaction, words.private_ack(session, update.steps, update.seat))
+        await replies.private(interaction, words.private_ack(update.moment, update.steps, update.seat))
+        await self.tell_troubles(interaction, update)
+
+    async def tell_troubles(self, interaction: discord.Interaction, update: Update) -> None:
+        """Once the update is shown: what the bot could not do for it (post, attach its picture,
+        keep its thread), privately to the user who made it."""
+        troubles = await self.bot.announcer.troubles(update)
+        if troubles:
+            await replies.private(interaction, "\n".join(troubles))
 
     @app_commands.command(description="Resign this game (you rank last; the others play on where they can).")
     async def resign(self, interaction: discord.Interaction) -> None:
         await replies.defer_private(interaction)
         session = await self.ready_table(interaction)
         update = await self.service.resign(session, interaction.user.id)
-        await replies.private(interaction, words.private_ack(session, update.steps, None))
+        await replies.private(interaction, words.private_ack(update.moment, update.steps, None))
+        await self.tell_troubles(interaction, update)
 
     # -- looking -----------------------------------------------------------------------------
 
@@ -311,7 +330,7 @@ class GameCog(commands.GroupCog):
         try:
             return await self.ready_table(interaction)
         except errors.NoGameHere:
-            last = await self.service.last_finished(channel_of(interaction), self.hosted)
+            last = await self.service.last_finished(channel_of(interaction), self.hosted, interaction.user.id)
             if last is None:
                 raise
             return last
@@ -365,7 +384,9 @@ class GameCog(commands.GroupCog):
         return game_id
 
     async def _last_here(self, interaction: discord.Interaction) -> tuple[Any, Record]:
-        last = await self.service.storage.last_finished(channel_of(interaction), self.hosted)
+        last = await self.service.storage.last_finished(
+            channel_of(interaction), self.hosted, interaction.user.id
+        )
         if last is None:
             raise errors.NoGameHere(
                 f"No {self.game.title} game has ended in this channel yet; name one with `game_id` "

@@ -130,11 +130,16 @@ class GameRow:
     """What standings group this game's results by besides the game (``Game.variant``)."""
     thread_id: int | None = None
     """The thread the game plays in (None: its channel)."""
+    lobby_message_id: int | None = None
+    """The lobby's message (a thread made from it has its id)."""
+    room_id: int | None = None
+    """Where the boards go when that is not the game's thread: its channel, where it plays
+    without a thread or went on after its thread went away."""
 
     COLUMNS: ClassVar[str] = (
         "id, game, guild_id, channel_id, host_id, status, options, seed, deal, turn_seconds, ply, "
         "snapshot, deadline, reminder_at, outcome, message_id, created_at, updated_at, finished_at, "
-        "started_at, variant, thread_id"
+        "started_at, variant, thread_id, lobby_message_id, room_id"
     )
     """The ``games`` columns :meth:`from_row` reads."""
 

@@ -84,7 +84,9 @@ class TableButton(
             await send_hand(interaction, service, session)
         elif self.verb is ButtonVerb.START:
             await interaction.response.defer()
-            await service.start(session, user.id)
+            troubles = await bot.announcer.troubles(await service.start(session, user.id))
+            if troubles:
+                await replies.private(interaction, "\n".join(troubles))
         else:
             if self.verb is ButtonVerb.JOIN:
                 await service.join(session, user.id, display_name(user))
