@@ -384,15 +384,71 @@ def reminder(session: Session) -> str:
 
 
 def private_ack(session: Session, steps: Sequence[Step], seat: int | None) -> str:
-    """What the mover reads privately once their move is stored."""
-    lines = ["✅ Recorded. " + " ".join(step_lines(session, steps))]
-    if seat is not None and not session.is_over and session.state is not None:
+    """What the mover reads privately once their move is stored: not the public turn message
+    again, but what only they need: their move, their hand now (where hands are hidden) and
+    their next step (their turn goes on, it is theirs again, or who plays next)."""
+    own = [step.line for step in steps if step.seat == seat and not step.forced] if seat is not None else []
+    if any(step.line == RESIGN for step in steps[:1]):
+        head = "✅ Recorded: you resigned."
+    elif own:
+        head = "✅ Recorded: " + ", ".join(f"`{line}`" for line in own) + "."
+    else:
+        head = "✅ Recorded."
+    lines = [head]
+    if session.is_over:
+        lines.append(your_finish(session, seat))
+        return clip("\n".join(line for line in lines if line))
+    if seat is not None and session.state is not None and session.game.hands_hidden:
         hand = session.game.hand(session.game.view(session.state, seat), seat)
-        if hand is not None and session.game.hands_hidden:
-            lines.append(f"Your hand: {', '.join(hand) if hand else 'nothing'}")
-        if session.to_act() == seat:
-            lines.append("It's still your turn.")
-    return clip("\n".join(lines))
+        if hand is not None:
+            lines.append(f"Your hand now: {', '.join(hand) if hand else 'nothing'}.")
+    lines.append(next_step(session, seat, steps))
+    return clip("\n".join(line for line in lines if line))
+
+
+def your_finish(session: Session, seat: int | None) -> str:
+    """The mover's own place when their move ended the game (the result is public):
+    ``🏁 The game is over: you finish 2nd of 3, with 212 points.``"""
+    outcome = session.outcome()
+    if outcome is None or seat is None or session.game.max_players == 1:
+        return ""
+    rank, players = outcome.ranks[seat], len(outcome.ranks)
+    shared = sum(1 for other in outcome.ranks if other == rank) > 1
+    place = f"{_ordinal(rank)} of {players}" + (" (shared)" if shared else "")
+    return f"🏁 The game is over: you finish {place}, with {counted(outcome.scores[seat], 'point')}."
+
+
+def _ordinal(number: int) -> str:
+    suffix = "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    return f"{number}{suffix}"
+
+
+def next_step(session: Session, seat: int | None, steps: Sequence[Step]) -> str:
+    """The mover's next step: ``Your turn goes on: 23 placements or `pass` (`/puzzominos
+    play`).``, ``It's your turn again.``, or who plays next."""
+    to_act = session.to_act()
+    if to_act is None or seat is None or session.state is None or session.game.max_players == 1:
+        return ""
+    if to_act != seat:
+        return f"{name(session, to_act)} plays next."
+    if any(step.new_turn for step in steps):
+        return "It's your turn again (the others had no move to make)."
+    return f"Your turn goes on: {_choices(session)} (`/{session.game.name} play`: autocomplete lists them)."
+
+
+def _choices(session: Session) -> str:
+    """The kinds of move the seat to act has: ``23 placements, `score` or `end```."""
+    game, state = session.game, session.state
+    placements, verbs = 0, []
+    for move in game.legal_moves(state):
+        notation = game.format_move(state, move)
+        verb = notation.split()[0]
+        if notation.isalpha() or (" " in notation and verb.isalpha()):
+            verbs.append(f"`{verb}`")
+        else:
+            placements += 1
+    kinds = ([counted(placements, "placement")] if placements else []) + list(dict.fromkeys(verbs))
+    return ", ".join(kinds[:-1]) + (" or " if len(kinds) > 1 else "") + kinds[-1] if kinds else "a move"
 
 
 def hint_message(session: Session, decision: ai.Decision, command: str) -> str:

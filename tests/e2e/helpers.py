@@ -7,7 +7,7 @@ import re
 import sqlite3
 import weakref
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import discord
@@ -308,3 +308,34 @@ class Table:
         elif self.playing():
             assert 1 <= len(new) <= self.state().turn - turn, new
         return answer
+
+
+EPHEMERAL = 1 << 6
+
+
+@dataclass
+class Pings:
+    """Every public message the bot creates, with the users it notified when it was created."""
+
+    env: Any
+    created: list[tuple[int, frozenset[int], str]] = field(default_factory=list)
+    """``(channel or thread id, users notified, content)`` in order of creation."""
+
+    def __post_init__(self) -> None:
+        self.env.backend.subscribers.append(self._heard)
+
+    def _heard(self, event: str, payload: Any) -> None:
+        if event != "MESSAGE_CREATE":
+            return
+        channel_id, message_id = int(payload["channel_id"]), int(payload["id"])
+        message = self.env.backend.messages.get(channel_id, {}).get(message_id)
+        if message is None or message.author_id != self.env.bot.user.id or message.flags & EPHEMERAL:
+            return
+        self.created.append((channel_id, frozenset(message.ping_user_ids), message.content))
+
+    def mark(self) -> int:
+        return len(self.created)
+
+    def notified_since(self, mark: int) -> list[frozenset[int]]:
+        """The non-empty ping sets of the messages created since ``mark``."""
+        return [users for _, users, _ in self.created[mark:] if users]

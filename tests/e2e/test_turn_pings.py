@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import pytest
@@ -21,14 +21,13 @@ import pytest
 from bot import workers
 from bot.client import TilehostBot
 from games import records, registry
-from tests.e2e.helpers import build_bot, game_state, make_world, private, room, rows
+from tests.e2e.helpers import Pings, build_bot, game_state, make_world, private, room, rows
 
 GAMES = ("geominos", "triominos", "geronimos", "puzzominos", "tileup")
 EXTENSIONS = ("cogs.lobby", "cogs.standings", *(f"cogs.{name}" for name in GAMES))
 SHORT = {"triominos": {"target": 200}, "geronimos": {"bag": 20}, "geominos": {"mode": "one"}}
 """Options that keep a game short, where the game has them."""
 MAX_COMMANDS = 400
-EPHEMERAL = 1 << 6
 
 
 @pytest.fixture
@@ -44,34 +43,6 @@ def simcord_bot(db_path: str, seed: list[int]) -> TilehostBot:
 @pytest.fixture
 def world(simcord_env: Any) -> Any:
     return make_world(simcord_env, "Ping Club", "games", names=("łukasz", "zoë", "ana"))
-
-
-@dataclass
-class Pings:
-    """Every public message the bot creates, with the users it notified when it was created."""
-
-    env: Any
-    created: list[tuple[int, frozenset[int], str]] = field(default_factory=list)
-    """``(channel or thread id, users notified, content)`` in order of creation."""
-
-    def __post_init__(self) -> None:
-        self.env.backend.subscribers.append(self._heard)
-
-    def _heard(self, event: str, payload: Any) -> None:
-        if event != "MESSAGE_CREATE":
-            return
-        channel_id, message_id = int(payload["channel_id"]), int(payload["id"])
-        message = self.env.backend.messages.get(channel_id, {}).get(message_id)
-        if message is None or message.author_id != self.env.bot.user.id or message.flags & EPHEMERAL:
-            return
-        self.created.append((channel_id, frozenset(message.ping_user_ids), message.content))
-
-    def mark(self) -> int:
-        return len(self.created)
-
-    def notified_since(self, mark: int) -> list[frozenset[int]]:
-        """The non-empty ping sets of the messages created since ``mark``."""
-        return [users for _, users, _ in self.created[mark:] if users]
 
 
 @dataclass(frozen=True)
