@@ -108,10 +108,19 @@ class TableButton(
 
 def throttle(interaction: discord.Interaction, kind: str) -> None:
     """Count a request that draws or searches against the user's and the channel's allowance
-    (see :mod:`bot.limits`); raises :class:`bot.limits.TooFast` before any work is done."""
+    (see :mod:`bot.limits`); raises :class:`bot.limits.TooFast` before any work is done. A
+    thread's requests count with its channel's (threads do not multiply its allowance)."""
     limits = getattr(interaction.client, "limits", None)
     if limits is not None:
-        limits.check(kind, interaction.user.id, interaction.channel_id)
+        limits.check(kind, interaction.user.id, allowance_channel(interaction))
+
+
+def allowance_channel(interaction: discord.Interaction) -> int | None:
+    """The channel whose allowance a request counts against: a thread's parent channel."""
+    channel = interaction.channel
+    if isinstance(channel, discord.Thread):
+        return channel.parent_id
+    return interaction.channel_id
 
 
 def display_name(user: discord.abc.User) -> str:
