@@ -534,3 +534,54 @@ def not_posted(session: Session, why: str) -> str:
         f"⚠️ {header(session)}: your move is stored, but its board could not be posted ({why}). "
         f"The game goes on; `/{session.game.name} board` shows it."
     )
+
+
+# -- autocomplete that has no move to offer ------------------------------------------------------------
+
+NOT_A_MOVE = "(not a move)"
+"""The value of an autocomplete line that only tells something (whose turn it is): picking it
+is refused, and nothing is stored."""
+CHOICE_LIMIT = 100
+
+
+def plain(text: str) -> str:
+    """``text`` for an autocomplete line (Discord shows no markdown there), within its 100
+    characters."""
+    flat = " ".join(text.replace("**", "").replace("`", "").split())
+    return flat if len(flat) <= CHOICE_LIMIT else flat[: CHOICE_LIMIT - 1] + "…"
+
+
+def no_moves_note(session: Session, user_id: int) -> str | None:
+    """Why autocomplete offers ``user_id`` no move in this game (one line), or None when it
+    has moves to offer: the game is loading, not started or over, or it is someone else's
+    turn (said to a player and to a spectator alike, by name)."""
+    title = f"{session.game.title} #{session.id}"
+    if session.loading is not None:
+        return f"{title} is loading after a restart: try again in a moment."
+    if session.state is None:
+        return f"{title} has not started yet."
+    to_act = session.to_act()
+    if to_act is None:
+        return f"{title} is over."
+    seat = session.seat_of(user_id)
+    if seat == to_act:
+        return None
+    row = session.seats[to_act]
+    whose = f"{short(row.name)}'s turn" + (" (a computer, thinking)" if row.is_computer else "")
+    if seat is None:
+        return f"It's {whose}: you are watching {title} (you have no seat in it)."
+    return f"It's {whose}, not yours: you'll be pinged when yours starts."
+
+
+def nothing_matches(typed: str, prefix: str = "") -> str:
+    """The autocomplete line when no legal move matches what was typed."""
+    if prefix and not typed.strip():
+        return f"No {prefix} move is possible now."
+    shown = short(typed.strip(), 40)
+    return f"No legal move matches “{shown}”: clear the box to see them all."
+
+
+def not_a_move(note: str | None) -> str:
+    """The refusal when the line that only told something is picked as a move."""
+    said = f" ({note})" if note else ""
+    return f"That line of the list is not a move{said}; nothing was stored. Pick a move from the list."

@@ -92,25 +92,49 @@ class MoveTransformer(app_commands.Transformer):
     """Only suggestions starting with this (e.g. ``score``), typed text prefixed with it."""
 
     async def transform(self, interaction: discord.Interaction, value: str) -> str:
+        if value.strip() == words.NOT_A_MOVE:
+            raise errors.SessionError(words.not_a_move(self._note(interaction)))
         return value.strip()
+
+    @staticmethod
+    def _note(interaction: discord.Interaction) -> str | None:
+        """Why the user has no move to pick now (whose turn it is), if that can be told."""
+        cog = getattr(interaction.command, "binding", None)
+        if not isinstance(cog, GameCog) or interaction.channel_id is None:
+            return None
+        try:
+            return words.no_moves_note(cog.table(interaction), interaction.user.id)
+        except errors.SessionError as error:
+            return words.plain(str(error))
 
     async def autocomplete(  # type: ignore[override]
         self, interaction: discord.Interaction, value: str
     ) -> list[app_commands.Choice[str]]:
+        """The legal moves of the user to act, best first; where there are none to offer, one
+        line saying why (whose turn it is), whose value is refused if it is picked."""
         cog = getattr(interaction.command, "binding", None)
         if not isinstance(cog, GameCog) or interaction.channel_id is None:
             return []
         try:
             session = cog.table(interaction)
-        except errors.SessionError:
-            return []
+        except errors.SessionError as error:
+            return [_notice(str(error))]
+        note = words.no_moves_note(session, interaction.user.id)
+        if note is not None:
+            return [_notice(note)]
         typed = f"{self.prefix} {value}" if self.prefix else value
         pairs = await cog.service.suggestions(session, interaction.user.id, typed)
-        return [
+        choices = [
             app_commands.Choice(name=label[:100], value=notation[:100])
             for label, notation in pairs
             if notation.startswith(self.prefix)
         ]
+        return choices or [_notice(words.nothing_matches(value, self.prefix))]
+
+
+def _notice(text: str) -> app_commands.Choice[str]:
+    """An autocomplete line that only tells something: picking it is refused."""
+    return app_commands.Choice(name=words.plain(text), value=words.NOT_A_MOVE)
 
 
 MoveText = app_commands.Transform[str, MoveTransformer]
