@@ -58,16 +58,30 @@ async def private(interaction: discord.Interaction, text: str, **kwargs: Any) ->
     return True
 
 
+def refusal(error: BaseException) -> Exception | None:
+    """The refusal ``error`` carries (a session or game error, Discord's own checks and
+    transformers, work that took too long), or None when it is a failure of the bot."""
+    original = getattr(error, "original", error)
+    if isinstance(original, app_commands.TransformerError) and isinstance(
+        original.__cause__, errors.SessionError | GameError
+    ):
+        return original.__cause__  # a refusal while reading an option (e.g. a game number)
+    refused = (
+        errors.SessionError,
+        GameError,
+        workers.WorkTooLong,
+        app_commands.TransformerError,
+        app_commands.CheckFailure,
+    )
+    return original if isinstance(original, refused) else None
+
+
 async def answer_error(interaction: discord.Interaction, error: Exception) -> None:
     """The one place a refused command is answered (the command tree's error handler): session
     and game errors, Discord's own checks and transformers become a private message saying what
     was wrong; anything else is logged with its traceback and the user is told that nothing was
     recorded."""
-    original = getattr(error, "original", error)
-    if isinstance(original, app_commands.TransformerError) and isinstance(
-        original.__cause__, errors.SessionError | GameError
-    ):
-        original = original.__cause__  # a refusal while reading an option (e.g. a game number)
+    original: BaseException = refusal(error) or getattr(error, "original", None) or error
     if isinstance(original, errors.SessionError | GameError):
         await private(interaction, str(original))
     elif isinstance(original, workers.WorkTooLong):

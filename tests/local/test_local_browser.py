@@ -124,6 +124,15 @@ async def test_two_players_and_a_computer_play_in_two_tabs(local_mode: LocalMode
             names = seat_names(local_mode.db_path, game_id)
             await alex.screenshot(shots / "local-start.png")
 
+            # a refused command is shown as a refusal (not "Action outcome uncertain")
+            _, ply, to_act = game_state(local_mode.db_path, game_id)
+            waiting = tabs[next(name for name in HUMANS if name != names[to_act])]
+            await waiting.command("triominos play", move="000@0,0")  # checks the action settled
+            refusal = (await waiting.messages())[-1]
+            assert "It is not your turn" in refusal.text, refusal
+            assert "uncertain" not in await waiting.status(), "no error badge for a refusal"
+            assert game_state(local_mode.db_path, game_id)[1] == ply, "nothing stored"
+
             played: list[str] = []
             for move in range(MOVES):
                 _, ply, to_act = game_state(local_mode.db_path, game_id)
