@@ -387,14 +387,11 @@ def private_ack(session: Session, steps: Sequence[Step], seat: int | None) -> st
     """What the mover reads privately once their move is stored: not the public turn message
     again, but what only they need: their move, their hand now (where hands are hidden) and
     their next step (their turn goes on, it is theirs again, or who plays next)."""
+    if steps and steps[0].line == RESIGN:
+        left = your_finish(session, seat) if session.is_over else "You rank last; the others play on."
+        return clip("\n".join(line for line in ("✅ Recorded: you resigned.", left) if line))
     own = [step.line for step in steps if step.seat == seat and not step.forced] if seat is not None else []
-    if any(step.line == RESIGN for step in steps[:1]):
-        head = "✅ Recorded: you resigned."
-    elif own:
-        head = "✅ Recorded: " + ", ".join(f"`{line}`" for line in own) + "."
-    else:
-        head = "✅ Recorded."
-    lines = [head]
+    lines = ["✅ Recorded: " + ", ".join(f"`{line}`" for line in own) + "." if own else "✅ Recorded."]
     if session.is_over:
         lines.append(your_finish(session, seat))
         return clip("\n".join(line for line in lines if line))

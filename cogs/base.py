@@ -317,7 +317,7 @@ class GameCog(commands.GroupCog):
         await replies.defer_private(interaction)
         session = await self.ready_table(interaction)
         update = await self.service.resign(session, interaction.user.id)
-        await replies.private(interaction, words.private_ack(update.moment, update.steps, None))
+        await replies.private(interaction, words.private_ack(update.moment, update.steps, update.seat))
         await self.tell_troubles(interaction, update)
 
     # -- looking -----------------------------------------------------------------------------

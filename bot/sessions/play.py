@@ -119,12 +119,12 @@ class Referee:
 
         The turn passed when any line ended a turn (a forced draw that opens the next player's
         turn included) or another seat is to act now: its player is then told in a new
-        message; otherwise the running turn goes on (its message is edited)."""
+        message; otherwise the running turn goes on (its message is edited). A timeout that
+        leaves its seat to act (a penalty and more time) is a step of the same turn."""
         acting = before if before is not None else (steps[0].seat if steps else None)
         after = session.to_act()
-        passed = (
-            session.is_over or any(step.new_turn for step in steps) or (after is not None and after != acting)
-        )
+        ended = any(step.new_turn and not (step.line == TIMEOUT and step.seat == after) for step in steps)
+        passed = session.is_over or ended or (after is not None and after != acting)
         return Update(session, UpdateKind.MOVES, steps, turn_passed=passed, user_id=user_id)
 
     # -- storing a line ------------------------------------------------------------------------

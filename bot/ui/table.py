@@ -87,6 +87,8 @@ class TableAnnouncer:
         self._unsaved: dict[int, int] = {}
         """Per game: a thread whose id could not be stored yet."""
         self._looked_for_thread: set[int] = set()
+        self._last_shown: dict[int, Session] = {}
+        """Per game: the moment its last update showed (what a new room shows first)."""
 
     # -- the queue ---------------------------------------------------------------------------
 
@@ -244,7 +246,7 @@ class TableAnnouncer:
         turn = self._turns.get(session.id)
         if turn is not None:
             turn.message_id, turn.pinged = None, False
-        thread = None
+        thread, notice = None, None
         if isinstance(channel, discord.TextChannel) and await self._threads_allowed(session, channel):
             notice = await self.post(session.row.channel_id, words.thread_gone(session, why, new_thread=True))
             if notice is not None:
@@ -253,7 +255,9 @@ class TableAnnouncer:
             await self._add_players(thread, session)
             await self._keep_thread(session, thread.id)
             return thread
-        await self.post(session.row.channel_id, words.thread_gone(session, why, new_thread=False))
+        here = words.thread_gone(session, why, new_thread=False)
+        if notice is None or not await self._edit_in(channel, notice.id, here):
+            await self.post(session.row.channel_id, here)
         try:
             await self.bot.service.set_room(session, session.row.channel_id)
         except Exception:
@@ -540,6 +544,7 @@ class TableAnnouncer:
     async def _post_turn(self, session: Session, shown: Session, turn: _Turn) -> None:
         """A new public board message for the turn ``shown``, pinging its player unless a
         message of this turn already did."""
+        self._last_shown[session.id] = shown
         seat = shown.seat_to_act()
         ping = [seat.user_id] if seat is not None and seat.user_id is not None and not turn.pinged else []
         if session.game.max_players == 1:
@@ -554,6 +559,7 @@ class TableAnnouncer:
     async def _edit_turn(self, session: Session, shown: Session, turn: _Turn) -> None:
         """The running turn's message, showing its steps so far and the board now (a new
         message when it cannot be edited: gone, or left behind in a thread that went away)."""
+        self._last_shown[session.id] = shown
         content = words.turn_message(shown, turn.before, turn.running, ping=False)
         room = await self._place(session)
         if room is not None and turn.message_id is not None:
@@ -586,7 +592,7 @@ class TableAnnouncer:
             return
         turn = self._turns.setdefault(session.id, _Turn())
         turn.message_id, turn.pinged = None, False
-        await self._post_turn(session, session.moment(), turn)
+        await self._post_turn(session, self._last_shown.get(session.id) or session.moment(), turn)
 
     def thread_changed(self, thread_id: int, *, deleted: bool = False, locked: bool = False) -> None:
         """Discord says a thread was deleted or locked: a game playing there goes on elsewhere
@@ -612,6 +618,7 @@ class TableAnnouncer:
         self, session: Session, shown: Session, turn: _Turn, steps: list[Step], last: Update
     ) -> None:
         self._turns.pop(session.id, None)
+        self._last_shown.pop(session.id, None)
         solitaire = session.game.max_players == 1
         mover = last.user_id
         pings = [] if solitaire else [user for user in session.humans if user != mover]
@@ -657,6 +664,7 @@ class TableAnnouncer:
 
     async def _aborted(self, session: Session) -> None:
         self._turns.pop(session.id, None)
+        self._last_shown.pop(session.id, None)
         text = words.aborted(session)
         if session.room_id != session.row.channel_id:
             room = await self._channel(session.room_id)

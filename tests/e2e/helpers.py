@@ -16,6 +16,7 @@ from discord import app_commands
 from bot.client import TilehostBot, create_bot
 from bot.errors import SessionError
 from bot.settings import Settings
+from bot.words import NOT_A_MOVE
 from games.errors import GameError
 
 
@@ -287,8 +288,9 @@ class Table:
         return game_state(self.db_path, self.game_id)[0] == "playing"
 
     async def suggestions(self, who: Any, command: str, option: str, typed: str = "") -> list[str]:
+        """The moves autocomplete offers (not a line saying why it offers none)."""
         choices = await who.autocomplete(self.thread, f"{self.game} {command}", option, typed)
-        return [choice["value"] for choice in choices]
+        return [choice["value"] for choice in choices if choice["value"] != NOT_A_MOVE]
 
     async def command(self, who: Any, name: str, **options: Any) -> Any:
         """``who`` runs ``/<game> name``: a private "Recorded" answer; a step of a running turn
