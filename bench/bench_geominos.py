@@ -29,7 +29,7 @@ def game(seed: int, players: int, mode: str) -> list[State]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--image", action="store_true", help="also write the README board image")
+    parser.add_argument("--image", action="store_true", help="also write the board image of docs/images")
     args = parser.parse_args()
     states = game(4, 2, "all")
     late = states[-3]  # two tiles before the end: a full board

@@ -39,9 +39,9 @@ def apply_timings(states: list[State]) -> list[float]:
 
 
 def main() -> None:
-    """Print the medians; with ``--image``, write the README board image."""
+    """Print the medians; with ``--image``, write the board image of docs/images."""
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--image", action="store_true", help="also write the README board image")
+    parser.add_argument("--image", action="store_true", help="also write the board image of docs/images")
     args = parser.parse_args()
     states = game(4, 4)
     last_quarter = states[len(states) * 3 // 4 : -1]

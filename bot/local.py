@@ -47,16 +47,13 @@ from discord import app_commands
 
 from bot import workers
 from bot.client import TilehostBot, create_bot
-from bot.settings import ConfigError, Settings, load_settings
+from bot.settings import LOCAL_HOST, ConfigError, Settings, load_settings, mask
 from bot.ui import replies
 
 if TYPE_CHECKING:
     from simcord import ChannelHandle, Env, MemberActor, Preview
 
 log = logging.getLogger(__name__)
-
-LOCAL_DB = "data/local.db"
-"""Local mode's database: never the real server's ``TILEHOST_DB``."""
 
 SIMCORD_VERSION = "3.2.1"
 """The SimCord release whose internals the seams below use (pinned in pyproject.toml)."""
@@ -120,28 +117,19 @@ class LocalModeUnavailable(RuntimeError):
 
 
 def local_settings(settings: Settings) -> Settings:
-    """``settings`` for local mode: its own database (``TILEHOST_LOCAL_DB`` or ``data/local.db``)
-    and one unsharded connection (SimCord's server is one shard)."""
-    db_path = os.environ.get("TILEHOST_LOCAL_DB", "").strip() or LOCAL_DB
+    """``settings`` for local mode: its own database (``TILEHOST_LOCAL_DB``, ``data/local.db`` by
+    default), one unsharded connection (SimCord's server is one shard), and its commands synced
+    at every start (its simulated Discord is new every time)."""
     return replace(
         settings,
         token="",
         dev_guild_id=None,
-        db_path=db_path,
+        db_path=settings.local_db,
         shard_count=None,
         shard_ids=None,
         autoshard=False,
+        command_sync="always",
     )
-
-
-def local_port() -> int:
-    """The page's port from ``TILEHOST_LOCAL_PORT`` (0: any free port)."""
-    text = os.environ.get("TILEHOST_LOCAL_PORT", "").strip()
-    if not text:
-        return 0
-    if not text.isdigit() or not 0 < int(text) < 65536:
-        raise ConfigError(f"TILEHOST_LOCAL_PORT must be a port number (1-65535), not {text!r}.")
-    return int(text)
 
 
 def require_simcord() -> None:
@@ -374,12 +362,25 @@ class LocalTable:
     live: LiveTable
 
 
+async def listen_on(preview: Preview, host: str) -> None:
+    """Seam: SimCord's page server listens on 127.0.0.1 only (``PreviewServer.site``); move it
+    to ``host`` (0.0.0.0 in a container, so that the port published to the host reaches it), on
+    the same port. The page still answers only requests addressed to 127.0.0.1 or localhost at
+    that port, so the port is published under the same number (``127.0.0.1:8765:8765``)."""
+    from aiohttp import web
+
+    server = preview._server
+    await server.site.stop()
+    server.site = web.TCPSite(server.runner, host, server.port)
+    await server.site.start()
+
+
 @asynccontextmanager
 async def open_table(
-    settings: Settings, *, port: int = 0, extensions: Sequence[str] | None = None
+    settings: Settings, *, extensions: Sequence[str] | None = None
 ) -> AsyncIterator[LocalTable]:
     """Start the bot (with every cog, or ``extensions``) on a simulated Discord and serve the
-    page; stop both on exit."""
+    page on ``settings.local_host`` and ``local_port``; stop both on exit."""
     import simcord
 
     bot = create_bot(settings, extensions=extensions)
@@ -393,9 +394,16 @@ async def open_table(
         # The page shows one channel, not threads: games play in #games itself.
         await bot.storage.set_threads(SERVER_ID, False)
         preview = env.preview(
-            world.channel, viewers=list(world.players), layout="channel", width=1280, height=900, port=port
+            world.channel,
+            viewers=list(world.players),
+            layout="channel",
+            width=1280,
+            height=900,
+            port=settings.local_port,
         )
         async with preview:
+            if settings.local_host != LOCAL_HOST:
+                await listen_on(preview, settings.local_host)
             # Said once the page exists: with no message to focus, every tab opens on the
             # newest messages and follows them.
             await world.guide.send(world.channel, WELCOME)
@@ -414,43 +422,50 @@ async def open_table(
         await bot.close()
 
 
-def banner(url: str, db_path: str) -> str:
+def banner(url: str, settings: Settings) -> str:
     """The box printed in the terminal: the address, what local mode is, how to leave it."""
     names = ", ".join(shown for _, shown in PLAYERS)
+    port = url.split(":")[2].split("/")[0]
+    listening = (
+        [f"(It listens on {settings.local_host}:{port}: publish that port as 127.0.0.1:{port}:{port}.)"]
+        if settings.local_host != LOCAL_HOST
+        else []
+    )
     lines = [
-        "Tilehost is running in LOCAL MODE (no DISCORD_TOKEN was found).",
+        "Tilehost is running in LOCAL MODE (a simulated Discord, no DISCORD_TOKEN used).",
         "",
         "Open this address in your browser:",
         f"  {url}",
+        *listening,
         "",
         f'A simulated Discord on this computer: the server "{SERVER_NAME}", the channel',
         f"#{CHANNEL_NAME}, and players to play as ({names}: pick one under",
         '"Viewing as"; a second tab can play as another). Nothing leaves this machine.',
-        f"Games are kept in {db_path}, apart from a real server's database.",
+        f"Games are kept in {mask(settings.db_path)}, apart from a real server's database.",
         "",
         "To connect to real Discord instead, put DISCORD_TOKEN=<your bot token> in",
-        "a file named .env (see the README, 'Create the Discord application') and",
-        "run make run again.  Stop local mode with Ctrl+C.",
+        "a file named .env (see docs/hosting.md, 'Create the Discord application')",
+        "and run make run again.  Stop local mode with Ctrl+C.",
     ]
     width = max(len(line) for line in lines)
     top = "+" + "-" * (width + 2) + "+"
     return "\n".join([top, *(f"| {line.ljust(width)} |" for line in lines), top])
 
 
-def should_open_browser() -> bool:
+def should_open_browser(settings: Settings) -> bool:
     """Open the page in a browser unless told not to, in CI, or with no screen to show it on."""
-    if os.environ.get("TILEHOST_NO_BROWSER", "").strip() not in ("", "0") or os.environ.get("CI"):
+    if not settings.open_browser or os.environ.get("CI"):
         return False
     if sys.platform.startswith("linux"):
         return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
     return True
 
 
-async def serve(settings: Settings, *, port: int = 0) -> None:
+async def serve(settings: Settings) -> None:
     """Run local mode until the page's session is ended or the task is cancelled."""
-    async with open_table(settings, port=port) as table:
-        print(banner(table.url, settings.db_path), flush=True)
-        if should_open_browser():
+    async with open_table(settings) as table:
+        print(banner(table.url, settings), flush=True)
+        if should_open_browser(settings):
             webbrowser.open(table.url)
         await table.preview.wait_closed()
         print("The page's session was ended; local mode stops.", flush=True)
@@ -461,7 +476,7 @@ def token_help() -> str:
     try:
         load_settings(env_file=None)
     except ConfigError as error:
-        return str(error)
+        return next((line for line in str(error).splitlines() if "DISCORD_TOKEN" in line), str(error))
     return "DISCORD_TOKEN is not set."
 
 
@@ -475,21 +490,16 @@ def run(settings: Settings) -> int:
         return 2
     import simcord
 
-    try:
-        port = local_port()
-    except ConfigError as error:
-        print(f"Tilehost cannot start: {error}", file=sys.stderr)
-        return 2
     settings = local_settings(settings)
     workers.warm()  # before SimCord's clock runs (see workers.warm)
-    log.info("local mode: simulated Discord in a browser page, database %s", settings.db_path)
+    log.info("local mode: simulated Discord in a browser page, database %s", mask(settings.db_path))
 
     async def main() -> None:
         task = asyncio.current_task()
         assert task is not None
         with contextlib.suppress(NotImplementedError):  # no signal handlers on Windows
             asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, task.cancel)
-        await serve(settings, port=port)
+        await serve(settings)
 
     try:
         with contextlib.suppress(KeyboardInterrupt, asyncio.CancelledError):

@@ -1,13 +1,15 @@
 """``python -m bot migrate-db --from data/tilehost.db --to postgresql://...``: move an instance.
 
-Copies every game, seat, move, result, rating and user setting from one Tilehost database to
-another (typically the SQLite file to a PostgreSQL server), ids included, in one transaction on
-the target. Then it checks that every table holds as many rows on both sides and that every
-game's record reads back the same and replays to what is stored (the ply and seat to act of a
-running game, the scores and ranks of a finished one). It refuses a target that holds data.
+Copies every game, seat, move, result, rating, user and server setting from one Tilehost
+database to another (typically the SQLite file to a PostgreSQL server), ids included, in one
+transaction on the target. Then it checks that every table holds as many rows on both sides and
+that every game's record reads back the same and replays to what is stored (the ply and seat to
+act of a running game, the scores and ranks of a finished one).
 
-The source is migrated to the current schema first (as the bot does when it starts); stop the
-bot while this runs, and start it on the new database afterwards.
+It refuses a source that does not exist or holds no Tilehost data (a mistyped ``--from``), and
+a target that holds data; it closes every connection whatever happens, and exits non-zero when
+anything differs. The source is migrated to the current schema first (as the bot does when it
+starts); stop the bot while this runs, and start it on the new database afterwards.
 """
 
 from __future__ import annotations
@@ -17,14 +19,28 @@ import asyncio
 import sys
 import time
 from collections.abc import Callable
+from contextlib import AsyncExitStack
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
+from bot.settings import is_postgres, mask
 from bot.status import Status
 from bot.storage import GameRow, Storage
 from bot.storage.engines import DATA_TABLES, TABLE_KEYS, Database
 from games import records, registry
 from games.errors import GameError
+
+DESCRIPTION = (
+    "Copy every game, seat, move, result, rating and setting from one Tilehost database to another, "
+    "empty one (a SQLite file to PostgreSQL, say), ids included, in one transaction; then check that "
+    "every table holds as many rows on both sides and that every game replays as stored. Stop the bot "
+    "first. Exit 0: copied and checked; 1: something differs; 2: refused (a missing or empty source, a "
+    "target with data), nothing written; 3: a database cannot be reached."
+)
+NOT_COPIED = frozenset({"schema_migrations", "bot_state"})
+"""Tables that are not data: the migrations the target applies itself, and the bot's own state
+(the hash of the commands it synced; the first start on the new database syncs once more)."""
 
 BATCH = 5_000
 """Rows read and written at a time."""
@@ -49,27 +65,76 @@ class CopyReport:
 
 
 async def copy_database(source: str, target: str, *, say: Callable[[str], None] = print) -> CopyReport:
-    """Copy the database ``source`` into the empty database ``target`` and verify the copy."""
+    """Copy the database ``source`` into the empty database ``target`` and verify the copy;
+    every connection is closed when this returns or raises."""
     started = time.perf_counter()
-    origin = await Storage.open(source)
-    destination = await Storage.open(target, migrate=False)
-    try:
-        if await destination.database.holds_data():
+    await asyncio.to_thread(_refuse_files, source, target)
+    async with AsyncExitStack() as connections:
+        origin = await Storage.open(source, migrate=False)
+        connections.push_async_callback(origin.close)
+        if not await holds_data(origin.database):
+            raise MigrationRefused(
+                f"the source database {mask(source)} holds no Tilehost data (check --from); "
+                "nothing was copied."
+            )
+        await origin.migrate()
+        destination = await Storage.open(target, migrate=False)
+        connections.push_async_callback(destination.close)
+        if await holds_data(destination.database):
             raise MigrationRefused(
                 "the target database already holds Tilehost data; migrate-db only copies into an empty "
                 "database (create a new one, or drop this one's tables first)."
             )
+        unknown = await destination.database.tables() | await origin.database.tables()
+        unknown -= set(DATA_TABLES) | NOT_COPIED
         await destination.migrate()
         report = CopyReport()
         report.counts = await _copy_tables(origin.database, destination.database, say)
         say(f"copied {', '.join(f'{count} {table}' for table, count in report.counts.items())}")
+        report.problems += await compare_counts(origin.database, destination.database, say)
+        report.problems += [
+            f"table {table} is not copied by this version of migrate-db" for table in sorted(unknown)
+        ]
         await _verify_records(origin, destination, report)
         say(f"verified {report.replayed} game records: same on both sides, and each replays as stored")
-    finally:
-        await origin.close()
-        await destination.close()
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _refuse_files(source: str, target: str) -> None:
+    """Refuse a SQLite source that does not exist (a mistyped ``--from`` would otherwise be
+    created empty), and a source that is the target."""
+    if is_postgres(source):
+        return
+    if not Path(source).is_file():
+        raise MigrationRefused(f"there is no database at {source} (check --from); nothing was copied.")
+    if not is_postgres(target) and Path(source).resolve() == Path(target).resolve():
+        raise MigrationRefused("--from and --to name the same database; nothing was copied.")
+
+
+async def holds_data(database: Database) -> bool:
+    """True when any data table exists and has a row."""
+    present = await database.tables()
+    for table in DATA_TABLES:
+        if table in present and await database.fetchval(f"SELECT COUNT(*) FROM {table}"):
+            return True
+    return False
+
+
+async def compare_counts(source: Database, target: Database, say: Callable[[str], None]) -> list[str]:
+    """After the copy is committed: every table's rows on both sides (one line each); the tables
+    whose counts differ (a bot still writing to the source, say)."""
+    differences = []
+    say(f"  {'table':<16}{'source':>10}{'target':>10}")
+    for table in DATA_TABLES:
+        here = int(await source.fetchval(f"SELECT COUNT(*) FROM {table}"))
+        there = int(await target.fetchval(f"SELECT COUNT(*) FROM {table}"))
+        say(f"  {table:<16}{here:>10}{there:>10}{'' if here == there else '   <- differs'}")
+        if here != there:
+            differences.append(
+                f"{table}: {here} rows in the source, {there} in the target (was the bot still running?)"
+            )
+    return differences
 
 
 async def _copy_tables(source: Database, target: Database, say: Callable[[str], None]) -> dict[str, int]:
@@ -159,19 +224,53 @@ def _replay_problem(row: GameRow, record: records.Record) -> str | None:
     return None
 
 
-def main(argv: list[str]) -> int:
-    """The ``migrate-db`` command; exit 0 when copied and verified, 1 when a record does not
-    replay as stored, 2 when refused."""
-    parser = argparse.ArgumentParser(prog="python -m bot migrate-db", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--from", dest="source", required=True, help="the database to copy (a SQLite file)")
-    parser.add_argument("--to", dest="target", required=True, help="the empty database (postgresql://...)")
-    options = parser.parse_args(argv)
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The ``migrate-db`` options."""
+    parser.add_argument(
+        "--from",
+        dest="source",
+        required=True,
+        help="the database to copy: a SQLite file, or a postgresql:// URL",
+    )
+    parser.add_argument(
+        "--to",
+        dest="target",
+        required=True,
+        help="the empty database: postgresql://... (or a new SQLite file)",
+    )
+
+
+def run(options: argparse.Namespace) -> int:
+    """The ``migrate-db`` command; exit 0 when copied and verified, 1 when anything differs (a
+    table's rows, a record that does not replay as stored), 2 when refused (nothing written),
+    3 when a database cannot be reached."""
     try:
         report = asyncio.run(copy_database(options.source, options.target))
     except (MigrationRefused, CopyMismatch) as error:
         print(f"migrate-db: {error}", file=sys.stderr)
         return 2
+    except Exception as error:  # a database out of reach, a refused password: one line, no traceback
+        reason = mask(" ".join(str(error).split())[:300]) or type(error).__name__
+        print(
+            f"migrate-db: a database cannot be used ({type(error).__name__}: {reason}); nothing was copied. "
+            f"Check --from {mask(options.source)} and --to {mask(options.target)}.",
+            file=sys.stderr,
+        )
+        return 3
     for problem in report.problems:
         print(f"migrate-db: {problem}", file=sys.stderr)
-    print(f"done in {report.seconds:.1f} s")
-    return 1 if report.problems else 0
+    if report.problems:
+        print(
+            f"migrate-db: the copy differs from the source: do not switch to {mask(options.target)}",
+            file=sys.stderr,
+        )
+        return 1
+    print(f"done in {report.seconds:.1f} s: every table and game checked")
+    return 0
+
+
+def main(argv: list[str]) -> int:
+    """``migrate-db`` with its own arguments (``python -m bot migrate-db`` parses them itself)."""
+    parser = argparse.ArgumentParser(prog="python -m bot migrate-db", description=DESCRIPTION)
+    add_arguments(parser)
+    return run(parser.parse_args(argv))

@@ -14,7 +14,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from games import ai
-from games.core import Event, EventKind, Game, event_phrase, outcome_phrase, plural
+from games.core import Event, EventKind, Game, counted, event_phrase, outcome_phrase
 from games.records import RESIGN, TIMEOUT
 
 if TYPE_CHECKING:
@@ -65,14 +65,15 @@ def plain_names(session: Session) -> list[str]:
     return [f"**{escape(short(seat.name))}**" for seat in session.seats]
 
 
+def sentence(text: str) -> str:
+    """``text`` ending with one stop: a full stop is added unless it already ends with one
+    (``.``, ``!``, ``?``, ``…``), so that "solved 6x10 with 11 hints!" never ends ``!.``."""
+    return text if text.rstrip().endswith((".", "!", "?", "…")) else text + "."
+
+
 def clip(text: str, limit: int = MESSAGE_LIMIT) -> str:
     """``text`` cut to fit one message."""
     return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def counted(count: int, noun: str, many: str | None = None) -> str:
-    """``1 game``, ``2 games``."""
-    return plural(count, noun, many)
 
 
 def players_range(game: Game[Any, Any]) -> str:
@@ -180,7 +181,7 @@ def _turn_line(session: Session, group: Sequence[Step]) -> str:
         head = f"{who} acted"
     if caused:
         head += ": " + "; ".join(caused)
-    return head + "."
+    return sentence(head)
 
 
 def scores_line(session: Session) -> str:
@@ -254,15 +255,16 @@ def game_over_line(session: Session) -> str:
     reason = outcome_phrase(session.game, outcome, plain_names(session))
     winners = [seat for seat in outcome.winners if seat not in outcome.forfeited]
     if session.game.max_players == 1:
-        verdict = "solved!" if winners else "not solved."
-        return f"🏁 {name(session, 0)}: {verdict} ({reason})"
+        if winners:
+            return f"🏁 {name(session, 0)}: solved! ({reason})"
+        return f"🏁 {name(session, 0)}: not solved ({reason})."
     if not winners:
         verdict = "nobody wins"
     elif outcome.is_draw:
         verdict = "a draw between " + " and ".join(name(session, seat) for seat in winners)
     else:
         verdict = f"{name(session, winners[0])} wins"
-    return f"🏁 Game over — {verdict} ({reason})."
+    return sentence(f"🏁 Game over — {verdict}: {reason}")
 
 
 def standings_line(session: Session) -> str:

@@ -22,7 +22,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import errors, words, workers
+from bot import admin, errors, words, workers
 from bot.sessions import Session, SessionService, Status, Update
 from bot.ui import buttons, files, replies
 from games import ai, records
@@ -41,8 +41,6 @@ log = logging.getLogger(__name__)
 CLOCK_HELP = "Hours allowed for each move (0: no clock; default: the server's)"
 RULES_PICTURE_MOVES = 8
 MAX_RECORD_BYTES = 1_000_000
-IMPORT_SECONDS = 20.0
-"""How long an imported record may take to read and replay before the bot gives up."""
 T = TypeVar("T")
 
 
@@ -56,6 +54,11 @@ def option_choices(game_name: str, option: str) -> list[app_commands.Choice[Any]
 def option_help(game_name: str, option: str) -> str:
     """A game option's help line (at most 100 characters, as Discord wants)."""
     return get_game(game_name).Options.spec(option).help[:100] or option
+
+
+def owner_of(interaction: discord.Interaction) -> workers.Owner:
+    """Whom a member's long work is for (its caps and its turn in the long lane)."""
+    return workers.Owner(guild_id=interaction.guild_id, user_id=interaction.user.id)
 
 
 def game_options(game_name: str, *names: str, **more_help: str) -> Callable[[T], T]:
@@ -222,7 +225,10 @@ class GameCog(commands.GroupCog):
     ) -> None:
         """Open a lobby with ``options`` (None values mean the default) and post it."""
         chosen = {key: value for key, value in options.items() if value is not None}
-        turn_seconds = None if clock_hours is None else clock_hours * 3600
+        if clock_hours is None:  # the server's own default, else the bot's (None)
+            turn_seconds = await admin.turn_seconds(self.service.storage, interaction.guild_id)
+        else:
+            turn_seconds = clock_hours * 3600
         session = await self.service.create(
             game or self.game_name,
             guild_id=interaction.guild_id,
@@ -379,7 +385,7 @@ class GameCog(commands.GroupCog):
         embed.add_field(name="Players", value=words.players_range(game))
         embed.set_image(url=f"attachment://{self.game_name}-rules.png")
         if self._rules_png is None:
-            self._rules_png = await workers.run(rules_picture, game)
+            self._rules_png = await workers.run(rules_picture, game, kind=workers.PICTURE)
         file = discord.File(io.BytesIO(self._rules_png), filename=f"{self.game_name}-rules.png")
         await interaction.followup.send(embed=embed, file=file, ephemeral=True)
 
@@ -440,14 +446,18 @@ class GameCog(commands.GroupCog):
             )
         text = (await record.read()).decode("utf-8", errors="replace")
         try:
-            parsed = await workers.run(read_record, text, self.hosted, timeout=IMPORT_SECONDS)
+            parsed = await workers.run(
+                read_record, text, self.hosted, kind=workers.IMPORT, owner=owner_of(interaction)
+            )
         except workers.WorkTooLong:
             raise errors.SessionError("That record took too long to read; nothing was shown.") from None
         await self._send_replay(interaction, parsed, f"Imported {get_game(parsed.game).title} record")
 
     async def _send_replay(self, interaction: discord.Interaction, record: Record, title: str) -> None:
         try:
-            gif, chart, summary = await workers.run(replay_files, record, timeout=IMPORT_SECONDS * 3)
+            gif, chart, summary = await workers.run(
+                replay_files, record, kind=workers.REPLAY, owner=owner_of(interaction)
+            )
         except workers.WorkTooLong:
             raise errors.SessionError("That replay took too long to draw.") from None
         except GameError as error:

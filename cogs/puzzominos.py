@@ -20,7 +20,7 @@ from discord import app_commands
 from bot import errors, words, workers
 from bot.sessions import Session
 from bot.ui import buttons, replies
-from cogs.base import CLOCK_HELP, GameCog, channel_of, game_options, parent_of
+from cogs.base import CLOCK_HELP, GameCog, channel_of, game_options, owner_of, parent_of
 from games import puzzosolo as solo
 from games.puzzominos import solver
 from games.puzzominos.board import Place
@@ -33,9 +33,6 @@ if TYPE_CHECKING:
 
 GAME = "puzzominos"
 SOLO = solo.GAME.name
-HINT_SECONDS = 20.0
-CHECK_SECONDS = 4.0
-"""How long the solver may look at a custom target before the game starts anyway."""
 CANNOT_COMPLETE = (
     "Your position cannot be completed: no arrangement of the pieces left fills the empty squares. "
     "Take pieces back with `/puzzominos undo` (or `/puzzominos giveup`)."
@@ -102,10 +99,14 @@ class PuzzOminosCog(
     async def solo(
         self, interaction: discord.Interaction, target: str | None = None, shape: str | None = None
     ) -> None:
+        buttons.throttle(interaction, "solo")
+        self.service.check_free_table(SOLO, channel_of(interaction), interaction.user.id)  # before the solver
         await replies.defer_private(interaction)
         value = solo.target_option(target=target, shape=shape)
         try:
-            check = await workers.run(solo.check_target, value, timeout=CHECK_SECONDS)
+            check = await workers.run(
+                solo.check_target, value, kind=workers.TARGET_CHECK, owner=owner_of(interaction)
+            )
         except workers.WorkTooLong:
             check = None
         if check is not None and check.refused:
@@ -146,6 +147,7 @@ class PuzzOminosCog(
     @app_commands.command(description="Solitaire: give up and see a solution.")
     async def giveup(self, interaction: discord.Interaction) -> None:
         self._solo(interaction, "giveup")
+        buttons.throttle(interaction, "giveup")
         await self.act(interaction, "giveup")
 
     @app_commands.command(description="Solitaire: place one more piece of a solution. Duel: a suggestion.")
@@ -157,12 +159,12 @@ class PuzzOminosCog(
             await self.suggest(interaction, session)
             return
         state = session.state
-        place = await self._solver_hint(state)
+        place = await self._solver_hint(state, owner_of(interaction))
         await self.act(interaction, solo.format_move(solo.hint(place)))
 
-    async def _solver_hint(self, state: SoloState) -> Place:
+    async def _solver_hint(self, state: SoloState, owner: workers.Owner) -> Place:
         try:
-            place = await workers.run(hint_place, state, None, timeout=HINT_SECONDS)
+            place = await workers.run(hint_place, state, None, kind=workers.SOLVER, owner=owner)
         except (solver.SearchLimitError, workers.WorkTooLong):
             raise errors.SessionError(
                 "Your position is too open to find a solution quickly: place a few more pieces "

@@ -3,15 +3,20 @@
 from __future__ import annotations
 
 import re
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.storage import HistoryRow, LeaderRow, SolvedTarget, SolverRow, Stats
+from bot import admin
+from bot.storage import HistoryRow, LeaderRow, SolvedTarget, SolverRow, Stats, TournamentHistoryRow
+from bot.storage.rows import Season
+from bot.tournaments.standings import format_points
+from bot.words import escape
 from games import registry
-from games.core import Game
+from games.core import Game, counted
 from games.errors import UnknownGameError
 
 if TYPE_CHECKING:
@@ -41,39 +46,46 @@ def _game(bot: TilehostBot, name: str) -> Game[Any, Any]:
 
 
 def leaderboard_embed(
-    game: Game[Any, Any], scope: str, sort: str, page: int, rows: list[LeaderRow], total: int
+    game: Game[Any, Any],
+    scope: str,
+    sort: str,
+    page: int,
+    rows: list[LeaderRow],
+    total: int,
+    season: str = "",
 ) -> discord.Embed:
-    """One page of a leaderboard."""
+    """One page of a leaderboard (``season``: which of the server's seasons, in words)."""
     lines = []
     for row in rows:
         skill = f"skill {row.rating:.1f}" if row.rating is not None else "unrated"
-        lines.append(f"<@{row.user_id}> — {skill} · {row.wins} wins / {row.games} games")
+        record = f"{counted(row.wins, 'win')} / {counted(row.games, 'game')}"
+        lines.append(f"<@{row.user_id}> — {skill} · {record}")
     return _ranked_page(
-        f"{game.title} leaderboard — {_where(scope)}, by {sort}",
+        f"{game.title} leaderboard — {_where(scope)}{season}, by {sort}",
         f"No finished {game.title} games yet. Start one with `/{game.name} new`!",
         lines,
         page,
-        f"{total} players · skill = OpenSkill mu - 3 sigma",
+        f"{counted(total, 'player')} · skill = OpenSkill mu - 3 sigma",
         total,
     )
 
 
 def solitaire_embed(
-    game: Game[Any, Any], scope: str, page: int, rows: list[SolverRow], total: int
+    game: Game[Any, Any], scope: str, page: int, rows: list[SolverRow], total: int, season: str = ""
 ) -> discord.Embed:
     """One page of a solitaire leaderboard: most targets solved, then most solves, then quickest."""
     lines = []
     for row in rows:
         quickest = f" · quickest {_duration(row.fastest)}" if row.fastest is not None else ""
-        targets = f"{row.targets} target{'s' if row.targets != 1 else ''}"
+        targets = counted(row.targets, "target")
         helped = f" (+{row.helped} with hints)" if row.helped else ""
-        lines.append(f"<@{row.user_id}> — {targets} · {row.solves} solves{helped}{quickest}")
+        lines.append(f"<@{row.user_id}> — {targets} · {counted(row.solves, 'solve')}{helped}{quickest}")
     return _ranked_page(
-        f"{game.title} — best solvers, {_where(scope)}",
+        f"{game.title} — best solvers, {_where(scope)}{season}",
         f"Nobody has solved a {game.title} target yet. Try `/puzzominos solo`!",
         lines,
         page,
-        f"{total} solvers · /stats shows each target's best time",
+        f"{counted(total, 'solver')} · /stats shows each target's best time",
         total,
     )
 
@@ -113,58 +125,120 @@ def solved_field(solved: list[SolvedTarget]) -> str:
 
 class PageButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"lb:(?P<game>[a-z_]+):(?P<guild>\d+):(?P<sort>rating|wins|games):(?P<page>\d+):(?P<label>prev|next)",
+    template=r"lb:(?P<game>[a-z_]+):(?P<guild>\d+):(?P<sort>rating|wins|games):(?P<page>\d+):(?P<label>prev|next)"
+    r"(?::s(?P<season>\d+))?",
 ):
     """Previous/next page of a leaderboard; everything it needs is in its custom id, so it keeps
-    working after a restart."""
+    working after a restart (a server's past season ends it with ``:s<number>``; buttons made
+    before seasons existed have none, and show the current season)."""
 
     def __init__(
-        self, game: str, guild_id: int, sort: str, page: int, label: str, disabled: bool = False
+        self,
+        game: str,
+        guild_id: int,
+        sort: str,
+        page: int,
+        label: str,
+        disabled: bool = False,
+        season: int | None = None,
     ) -> None:
+        past = "" if season is None else f":s{season}"
         super().__init__(
             discord.ui.Button(
                 label="◀ Previous" if label == "prev" else "Next ▶",
                 style=discord.ButtonStyle.secondary,
-                custom_id=f"lb:{game}:{guild_id}:{sort}:{page}:{label}",
+                custom_id=f"lb:{game}:{guild_id}:{sort}:{page}:{label}{past}",
                 disabled=disabled,
             )
         )
-        self.game, self.guild_id, self.sort, self.page = game, guild_id, sort, page
+        self.game, self.guild_id, self.sort, self.page, self.season = game, guild_id, sort, page, season
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> PageButton:
-        return cls(match["game"], int(match["guild"]), match["sort"], int(match["page"]), match["label"])
+        season = int(match["season"]) if match["season"] else None
+        return cls(
+            match["game"],
+            int(match["guild"]),
+            match["sort"],
+            int(match["page"]),
+            match["label"],
+            season=season,
+        )
 
     async def callback(self, interaction: discord.Interaction) -> None:
         bot: Any = interaction.client
-        embed, view = await leaderboard_page(bot, self.game, self.guild_id or None, self.sort, self.page)
+        embed, view = await leaderboard_page(
+            bot, self.game, self.guild_id or None, self.sort, self.page, season_number=self.season
+        )
         await interaction.response.edit_message(embed=embed, view=view)
 
 
+async def chosen_season(bot: TilehostBot, guild_id: int | None, number: int | None) -> Season | None:
+    """The server season a leaderboard shows (None for the global one); refuses a season the
+    server does not have."""
+    if guild_id is None:
+        if number is not None:
+            raise admin.AdminRefusal(
+                "Seasons are a server's: leave out `season`, or choose `scope:this server`."
+            )
+        return None
+    season = await bot.service.storage.season(guild_id, number)
+    if season is None:
+        current = await bot.service.storage.season(guild_id)
+        assert current is not None
+        raise admin.AdminRefusal(
+            f"This server has no season {number}: it is in season {current.number} "
+            "(`/tilehost season` starts the next)."
+        )
+    return season
+
+
+def season_label(season: Season | None) -> str:
+    """How a leaderboard's title names the season: nothing for a server that never started a
+    second one."""
+    if season is None or (season.current and season.number == 1):
+        return ""
+    return f", season {season.number}" if season.current else f", {admin.season_words(season)}"
+
+
 async def leaderboard_page(
-    bot: TilehostBot, game_name: str, guild_id: int | None, sort: str, page: int
+    bot: TilehostBot,
+    game_name: str,
+    guild_id: int | None,
+    sort: str,
+    page: int,
+    *,
+    season_number: int | None = None,
 ) -> tuple[discord.Embed, discord.ui.View]:
-    """The embed and paging buttons of one leaderboard page."""
+    """The embed and paging buttons of one leaderboard page (of a server's past season with
+    ``season_number``)."""
     game = registry.get(game_name)
     storage = bot.service.storage
     scope = "server" if guild_id else "global"
+    season = await chosen_season(bot, guild_id, season_number)
+    label = season_label(season)
     if is_solitaire(game):
         solvers, total = await storage.solitaire_leaderboard(
-            game.name, guild_id, limit=PAGE_SIZE, offset=page * PAGE_SIZE
+            game.name, guild_id, limit=PAGE_SIZE, offset=page * PAGE_SIZE, season=season
         )
-        embed = solitaire_embed(game, scope, page, solvers, total)
+        embed = solitaire_embed(game, scope, page, solvers, total, label)
     else:
         rows, total = await storage.leaderboard(
-            game.name, guild_id, sort, limit=PAGE_SIZE, offset=page * PAGE_SIZE
+            game.name, guild_id, sort, limit=PAGE_SIZE, offset=page * PAGE_SIZE, season=season
         )
-        embed = leaderboard_embed(game, scope, sort, page, rows, total)
+        embed = leaderboard_embed(game, scope, sort, page, rows, total, label)
     last = max(0, -(-total // PAGE_SIZE) - 1)
+    past = None if season is None or season.current else season.number
     view = discord.ui.View(timeout=None)
-    view.add_item(PageButton(game.name, guild_id or 0, sort, max(0, page - 1), "prev", disabled=page == 0))
     view.add_item(
-        PageButton(game.name, guild_id or 0, sort, min(last, page + 1), "next", disabled=page >= last)
+        PageButton(game.name, guild_id or 0, sort, max(0, page - 1), "prev", disabled=page == 0, season=past)
+    )
+    view.add_item(
+        PageButton(
+            game.name, guild_id or 0, sort, min(last, page + 1), "next", disabled=page >= last, season=past
+        )
     )
     return embed, view
 
@@ -175,7 +249,7 @@ def stats_field(game: Game[Any, Any], stats: Stats) -> str:
     best = "-" if stats.best is None else str(stats.best)
     average = "-" if stats.average is None else f"{stats.average:.1f}"
     if stats.streak > 0:
-        streak = f"{stats.streak} win{'s' if stats.streak > 1 else ''} in a row"
+        streak = f"{counted(stats.streak, 'win')} in a row"
     elif stats.streak < 0:
         streak = f"{-stats.streak} without a win"
     else:
@@ -214,6 +288,18 @@ def history_line(row: HistoryRow) -> str:
     return line
 
 
+def tournament_line(row: TournamentHistoryRow) -> str:
+    """One finished tournament in a player's history: their place, points and when."""
+    game = registry.get(row.game)
+    kind = "Swiss" if row.format == "swiss" else "round robin"
+    place = f"{_ordinal(row.final_rank)} of {row.entrants}" if row.final_rank is not None else "withdrew"
+    points = f", {format_points(Fraction(row.final_points or 0).limit_denominator(12))} pts"
+    return (
+        f"**{escape(row.name)}** (#{row.id}, {game.title} {kind}) — {place}{points} — "
+        f"<t:{int(row.finished_at)}:R> — `/tournament standings tournament:{row.id}`"
+    )
+
+
 class StandingsCog(commands.Cog):
     """Leaderboards, stats and history."""
 
@@ -231,7 +317,12 @@ class StandingsCog(commands.Cog):
         ][:25]
 
     @app_commands.command(description="The best players of a game, in this server or everywhere.")
-    @app_commands.describe(game="Which game", scope="This server or all servers", sort="Order by")
+    @app_commands.describe(
+        game="Which game",
+        scope="This server or all servers",
+        sort="Order by",
+        season="A past season of this server (default: the current one)",
+    )
     @app_commands.choices(
         scope=[
             app_commands.Choice(name="this server", value="server"),
@@ -240,11 +331,16 @@ class StandingsCog(commands.Cog):
         sort=[app_commands.Choice(name=sort, value=sort) for sort in SORTS],
     )
     async def leaderboard(
-        self, interaction: discord.Interaction, game: str, scope: str = "server", sort: str = "rating"
+        self,
+        interaction: discord.Interaction,
+        game: str,
+        scope: str = "server",
+        sort: str = "rating",
+        season: app_commands.Range[int, 1] | None = None,
     ) -> None:
         chosen = _game(self.bot, game)
         guild_id = interaction.guild_id if scope == "server" else None
-        embed, view = await leaderboard_page(self.bot, chosen.name, guild_id, sort, 0)
+        embed, view = await leaderboard_page(self.bot, chosen.name, guild_id, sort, 0, season_number=season)
         await interaction.response.send_message(embed=embed, view=view)
 
     @leaderboard.autocomplete("game")
@@ -296,6 +392,13 @@ class StandingsCog(commands.Cog):
         rows = await self.bot.service.storage.history(who.id, interaction.guild_id, limit=10)
         embed = discord.Embed(title=f"Recent games of {who.display_name}")
         embed.description = "\n".join(history_line(row) for row in rows) or "No finished games here yet."
+        played = await self.bot.service.storage.tournament_history(who.id, interaction.guild_id, limit=5)
+        if played:
+            embed.add_field(
+                name="Tournaments",
+                value="\n".join(tournament_line(row) for row in played)[:1024],
+                inline=False,
+            )
         if rows:
             embed.set_footer(text="Watch one again with /<game> replay game_id:<number>")
         await interaction.response.send_message(embed=embed)

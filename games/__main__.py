@@ -18,7 +18,7 @@ from typing import Any, TextIO
 
 from games import ai, records, registry
 from games.ai.match import play_match
-from games.core import Game, event_phrase
+from games.core import Game, counted, event_phrase
 from games.errors import GameError
 
 
@@ -52,7 +52,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def _summary_text(summary: records.Summary) -> str:
-    lines = [f"{summary.game}: {summary.moves} moves"]
+    lines = [f"{summary.game}: {counted(summary.moves, 'move')}"]
     for name, score in zip(summary.players, summary.scores, strict=True):
         lines.append(f"  {name}: {score}")
     outcome = summary.outcome

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import string
 import threading
 import typing
 from abc import ABC, abstractmethod
@@ -182,9 +183,21 @@ def seeded_rng(seed: int, *salt: object) -> random.Random:
     return random.Random(material)
 
 
-def plural(count: int, noun: str, many: str | None = None) -> str:
-    """``count`` with ``noun`` in the singular or plural: ``1 tile``, ``3 tiles``."""
+def counted(count: int, noun: str, many: str | None = None) -> str:
+    """``count`` with ``noun`` in the singular or plural: ``1 tile``, ``3 tiles``, ``2 boxes``
+    (``many``). The one helper for every count a player reads, in messages and on pictures
+    (``games`` is the layer both ``bot`` and ``rendering`` import)."""
     return f"{count} {noun if count == 1 else (many or noun + 's')}"
+
+
+def with_note(name: str, note: str) -> str:
+    """``name`` with a note in parentheses, never two pairs: ``Ada (Red)``, and ``Ada (normal,
+    Red)`` for a name that already ends with one (a computer's level)."""
+    if not note:
+        return name
+    if name.endswith(")") and "(" in name:
+        return f"{name[:-1]}, {note})"
+    return f"{name} ({note})"
 
 
 def signed(points: int) -> str:
@@ -434,7 +447,8 @@ class Game(ABC, Generic[StateT, MoveT]):
     phrases: ClassVar[Mapping[str, str]] = {}
     """Reason code -> words, e.g. ``"hexagon": "closes a hexagon {points}"``. Placeholders:
     ``{name}`` (the event's seat), ``{other}``, ``{points}`` (signed), ``{count}``,
-    ``{subject}``, ``{s}`` (``s`` unless count is 1). A phrase without ``{name}`` is said of
+    ``{subject}``; ``{count:@tile}`` is the count with its noun (:func:`counted`: ``1 tile``,
+    ``3 tiles``; ``{count:@box|boxes}`` for an irregular plural). A phrase without ``{name}`` is said of
     the event's seat (the bot adds the name where the mover is not meant)."""
     units: ClassVar[tuple[str, str]] = ("point", "points")
     """What scores count, singular and plural."""
@@ -575,6 +589,17 @@ class Game(ABC, Generic[StateT, MoveT]):
     def _apply(self, state: StateT, move: MoveT) -> tuple[StateT, Events]:
         """Hook: the new state and events for a legal ``move``."""
         raise NotImplementedError
+
+    def searches(self, state: StateT, move: MoveT) -> bool:
+        """True when applying ``move`` runs a search (a solitaire given up shows the solution
+        the solver finds): the bot applies such a move in a worker process, within a budget,
+        never where it would hold everyone else up. Most moves are quick."""
+        return False
+
+    def prepare(self, state: StateT) -> None:
+        """Build what the rules keep for positions like ``state`` (a solitaire's compiled
+        target), so that reading and checking its moves is quick afterwards. The bot calls it
+        in a thread before a game's moves are read; most games keep nothing."""
 
     @abstractmethod
     def outcome(self, state: StateT) -> Outcome | None:
@@ -745,11 +770,24 @@ def fill_phrase(
     def called(who: Seat | None) -> str:
         return names[who] if who is not None and 0 <= who < len(names) else "a player"
 
-    return template.format(
+    return _PHRASE_FORMAT.format(
+        template,
         name=called(seat),
         other=called(other),
         points=signed(points),
         count=count,
         subject=subject,
-        s="" if count == 1 else "s",
     )
+
+
+class _Counting(string.Formatter):
+    """``str.format`` where ``{count:@tile}`` (or ``{count:@box|boxes}``) is :func:`counted`."""
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        if format_spec.startswith("@") and isinstance(value, int):
+            noun, _, many = format_spec[1:].partition("|")
+            return counted(value, noun, many or None)
+        return str(super().format_field(value, format_spec))
+
+
+_PHRASE_FORMAT = _Counting()

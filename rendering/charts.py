@@ -1,6 +1,8 @@
 """Charts drawn with matplotlib (its Agg renderer, the object API, no pyplot and no global
-backend switch): round tick values, a full legend, the players' board colours, and the bundled
-Noto Sans for every text (by file, so no system font is ever looked up)."""
+backend switch): round tick values, the players' board colours (or, where colours are the
+tiles', their marks and dashes), and the bundled Noto Sans for every text (by file, so no
+system font is ever looked up). The legend is drawn with the boards' own text (names keep their
+emoji) under the plot; every text is recorded for the phone-scale tests."""
 
 from __future__ import annotations
 
@@ -8,22 +10,40 @@ import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.colors import to_rgb
 from matplotlib.figure import Figure
 from matplotlib.font_manager import FontProperties
+from matplotlib.text import Text
 from matplotlib.ticker import MaxNLocator
-from PIL import Image
+from PIL import Image, ImageDraw, ImageStat
 
-from rendering.common import RGB, THEME, WIDTH, font_path
+from rendering.common import (
+    MARK_NAMES,
+    REGULAR,
+    RGB,
+    TEXT,
+    THEME,
+    WIDTH,
+    DrawnText,
+    draw_mark,
+    font_path,
+    px,
+    record,
+    shorten,
+    stack_vertically,
+    text,
+    text_width,
+)
 
 CHART_HEIGHT = 600
 """Charts are :data:`rendering.common.WIDTH` x this many pixels."""
 DPI = 200
-"""Dots per inch of the figure: at 1000 px wide, a 9.5 pt tick label has digits about 19 px
-tall, 7.6 px on a phone."""
-TICK_POINTS = 9.5
-LEGEND_POINTS = 9.5
+"""Dots per inch of the figure: at 1000 px wide, a 10 pt tick label (28 px) has digits about
+20 px tall, 8 px on a phone."""
+TICK_POINTS = 10.0
 TITLE_POINTS = 11.5
 LEGEND_NAME = 28
 """Longest name in a legend, in characters (longer ones end with an ellipsis)."""
@@ -39,6 +59,15 @@ class Series:
     name: str
     values: Sequence[float]
     colour: RGB
+    mark: int | None = None
+    """The seat whose mark (:data:`rendering.common.MARK_NAMES`) and dashes the line wears,
+    where colour alone must not tell the lines apart."""
+
+
+MARKERS = {"circle": "o", "square": "s", "triangle": "^", "diamond": "D", "star": "*", "cross": "P"}
+DASHES = ("-", (0, (5, 2)), (0, (1, 1.5)), (0, (6, 2, 1, 2)), (0, (3, 1)), (0, (8, 2)))
+LEGEND_ROW = px(20)
+LEGEND_SAMPLE = px(26)
 
 
 @lru_cache(maxsize=8)
@@ -76,14 +105,62 @@ def line_chart(
     """Lines of ``series`` over the moves (the value after move ``k`` is drawn from ``k - 1`` to
     ``k``), with round ticks, a legend naming every series and, if given, a dashed line at
     ``goal``."""
+    entries = [(line.name, line.colour, line.mark) for line in series]
+    if goal is not None and goal_label:
+        entries.append((goal_label, THEME.muted, None))
+    legend = _legend(entries, WIDTH)
     with _lock:
-        return _draw(series, title, x_label, y_label, goal, goal_label)
+        plot = _draw(series, title, x_label, y_label, goal, CHART_HEIGHT - legend.height)
+    return stack_vertically([plot, legend])
+
+
+def _legend(entries: Sequence[tuple[str, RGB, int | None]], width: int) -> Image.Image:
+    """Every series' line sample (with its mark) and name, in rows centred under the plot."""
+    size = TEXT.small
+    items = []
+    for name, colour, mark in entries:
+        label = shorten(_legend_name(name), size, width // 2)
+        items.append((label, colour, mark, LEGEND_SAMPLE + px(4) + text_width(label, size) + px(12)))
+    rows: list[list[tuple[str, RGB, int | None, int]]] = []
+    for item in items:
+        if not rows or sum(i[3] for i in rows[-1]) + item[3] > width - px(8):
+            rows.append([])
+        rows[-1].append(item)
+    image = Image.new("RGB", (width, max(1, len(rows)) * LEGEND_ROW + px(4)), THEME.background)
+    draw = ImageDraw.Draw(image)
+    for index, row in enumerate(rows):
+        x = (width - sum(i[3] for i in row)) // 2
+        y = px(2) + LEGEND_ROW * index + LEGEND_ROW // 2
+        for label, colour, mark, advance in row:
+            draw.line((x, y, x + LEGEND_SAMPLE, y), fill=colour, width=max(2, px(1.1)))
+            if mark is not None:
+                draw_mark(draw, (x + LEGEND_SAMPLE / 2, y), px(7), mark, colour)
+            text(draw, (x + LEGEND_SAMPLE + px(4), y), label, size, THEME.ink, anchor="lm")
+            x += advance
+    return image
+
+
+def _record_texts(figure: Figure, canvas: FigureCanvasAgg, image: Image.Image) -> None:
+    """Record every visible text of the plot with the colour behind it (the pixels of its box)."""
+    renderer = canvas.get_renderer()
+    for artist in figure.findobj(Text):
+        if not artist.get_visible() or not artist.get_text().strip():
+            continue
+        box = artist.get_window_extent(renderer)
+        crop = (round(box.x0), round(image.height - box.y1), round(box.x1), round(image.height - box.y0))
+        if crop[2] <= crop[0] or crop[3] <= crop[1]:
+            continue
+        median = ImageStat.Stat(image.crop(crop)).median
+        red, green, blue = (round(channel * 255) for channel in to_rgb(artist.get_color()))
+        size = round(float(artist.get_fontsize()) * DPI / 72)
+        behind = (int(median[0]), int(median[1]), int(median[2]))
+        record(DrawnText(artist.get_text(), size, REGULAR, 100.0, (red, green, blue), behind, image.width))
 
 
 def _draw(
-    series: Sequence[Series], title: str, x_label: str, y_label: str, goal: float | None, goal_label: str
+    series: Sequence[Series], title: str, x_label: str, y_label: str, goal: float | None, height: int
 ) -> Image.Image:
-    figure = Figure(figsize=(WIDTH / DPI, CHART_HEIGHT / DPI), dpi=DPI, layout="constrained")
+    figure = Figure(figsize=(WIDTH / DPI, height / DPI), dpi=DPI, layout="constrained")
     figure.set_facecolor(_hex(THEME.background))
     axes = figure.add_subplot()
     axes.set_facecolor("#ffffff")
@@ -91,16 +168,17 @@ def _draw(
     values = [value for line in series for value in line.values] + ([goal] if goal is not None else [])
     low, high = min([0.0, *values]), max([1.0, *values])
     for line in series:
+        style = {} if line.mark is None else _marked(line.mark, len(line.values))
         axes.plot(
             range(len(line.values)),
             line.values,
             drawstyle="steps-pre",
             color=_hex(line.colour),
             linewidth=2.2,
-            label=_legend_name(line.name),
+            **style,
         )
     if goal is not None:
-        axes.axhline(goal, color=_hex(THEME.muted), linewidth=1.2, linestyle="--", label=goal_label or None)
+        axes.axhline(goal, color=_hex(THEME.muted), linewidth=1.2, linestyle="--")
     room = (high - low) * 0.03
     x_ticks = _ticks(0, max(1, moves))
     y_ticks = _ticks(low - (room if low < 0 else 0), high + room)
@@ -115,22 +193,36 @@ def _draw(
     axes.set_xlabel(x_label, fontproperties=_font(TICK_POINTS), color=_hex(THEME.muted))
     axes.set_ylabel(y_label, fontproperties=_font(TICK_POINTS), color=_hex(THEME.muted))
     axes.set_title(title, fontproperties=_font(TITLE_POINTS), loc="left", color=_hex(THEME.ink))
-    if series:
-        figure.legend(
-            loc="outside lower center",
-            ncols=min(len(axes.get_legend_handles_labels()[1]), 3),
-            prop=_font(LEGEND_POINTS),
-            frameon=False,
-            handlelength=1.6,
-        )
     canvas = FigureCanvasAgg(figure)
     canvas.draw()
-    return Image.frombuffer("RGBA", canvas.get_width_height(), canvas.buffer_rgba()).convert("RGB")
+    image = Image.frombuffer("RGBA", canvas.get_width_height(), canvas.buffer_rgba()).convert("RGB")
+    _record_texts(figure, canvas, image)
+    return image
+
+
+def _marked(seat: int, points: int) -> dict[str, Any]:
+    """A line's dashes and markers for ``seat`` (about a dozen markers along it)."""
+    marker = MARKERS[MARK_NAMES[seat % len(MARK_NAMES)]]
+    return {
+        "linestyle": DASHES[seat % len(DASHES)],
+        "marker": marker,
+        "markersize": 7,
+        "markevery": max(1, points // 12),
+    }
 
 
 def score_chart(
-    scores: Sequence[Sequence[int]], players: Sequence[str], colours: Sequence[RGB], title: str
+    scores: Sequence[Sequence[int]],
+    players: Sequence[str],
+    colours: Sequence[RGB],
+    title: str,
+    *,
+    marks: bool = False,
 ) -> Image.Image:
-    """Every player's score after each move (``scores[ply][seat]``), in the players' colours."""
-    series = [Series(name, [row[seat] for row in scores], colours[seat]) for seat, name in enumerate(players)]
+    """Every player's score after each move (``scores[ply][seat]``), in the players' colours
+    (with ``marks``, each line also wears its seat's mark and dashes)."""
+    series = [
+        Series(name, [row[seat] for row in scores], colours[seat], seat if marks else None)
+        for seat, name in enumerate(players)
+    ]
     return line_chart(series, title)

@@ -18,6 +18,8 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from games.core import counted
+from games.geominos import GAME
 from games.geominos.board import COLUMNS, SIZE, in_center, is_light
 from games.geominos.tiles import pose
 from rendering.base import Drawn
@@ -29,6 +31,8 @@ from rendering.common import (
     WIDTH,
     ScoreLine,
     draw_centered,
+    game_result,
+    hand_band,
     paste_disc,
     player_name,
     px,
@@ -66,9 +70,14 @@ PIP_SPOTS: dict[int, tuple[tuple[int, int], ...]] = {
     6: ((0, 0), (1, 0), (2, 0), (0, 2), (1, 2), (2, 2)),
 }
 """Domino dot positions on a 3x3 grid (row, column) for 1-6 pips."""
-PIP_SHARE = 0.1
-"""A pip's radius as a share of the square."""
-HAND_CELL = px(16)
+PIP_SHARE = 0.115
+"""A pip's radius as a share of the square: on the largest board (21 squares, 44 px each) a
+pip is 10 px across, 4 px on a phone."""
+PIP_REACH = (0.23, 0.5, 0.77)
+"""Where a square's three rows and columns of pips are, as shares of the square (spread so
+that six pips keep apart)."""
+HAND_CELL = px(21)
+"""A hand's squares: pips of a tenth of it on each side, 4.2 phone px across."""
 
 Box = tuple[int, int, int, int]
 
@@ -144,8 +153,8 @@ def pip_radius(cell: int) -> float:
 def pip_centers(box: Box, pips: int) -> list[tuple[float, float]]:
     """Where the dots of ``pips`` go inside a square's pixel box."""
     x0, y0, x1, _ = box
-    step = (x1 - x0) / 4
-    return [(x0 + step * (1 + c), y0 + step * (1 + r)) for r, c in PIP_SPOTS[pips]]
+    side = x1 - x0
+    return [(x0 + side * PIP_REACH[c], y0 + side * PIP_REACH[r]) for r, c in PIP_SPOTS[pips]]
 
 
 # -- drawing ------------------------------------------------------------------------------------
@@ -284,12 +293,10 @@ def strip_for(state: Any, players: Sequence[str], width: int) -> Image.Image:
     if state.options.match == "on":
         parts.append(f"game {state.game_index + 1}/{state.players}")
     parts.append(f"deck {len(state.deck)}")
-    if state.finished:
-        playing = [seat for seat in range(state.players) if seat not in state.forfeited]
-        best = min((state.totals[seat] for seat in playing), default=0)
-        winners = [player_name(players, seat) for seat in playing if state.totals[seat] == best]
-        parts.append(f"{' and '.join(winners)} {'wins' if len(winners) == 1 else 'share first'}")
-    elif state.turn is not None:
+    outcome = GAME.outcome(state) if state.finished else None
+    if outcome is not None:
+        return score_strip(width, lines, None, result=game_result(GAME, outcome, players))
+    if state.turn is not None:
         parts.append(f"{player_name(players, state.turn)} to play")
     turn = None if state.finished else state.turn
     return score_strip(width, lines, turn, title=" · ".join(parts))
@@ -360,25 +367,26 @@ def flow(cards: Sequence[Image.Image], width: int) -> list[list[Image.Image]]:
 
 
 def render_hand(view: Any, seat: int, players: Sequence[str]) -> Image.Image:
-    """Every tile ``seat`` holds, on both sides at rotation 0 with its name."""
+    """Every tile ``seat`` holds, on both sides at rotation 0 with its name, under a band
+    with the player's colour and name."""
     colour = THEME.player(seat)
     tiles = view.hands[seat]
+    name = player_name(players, seat)
+    title = f"{name} · {counted(len(tiles), 'tile')} in hand" if tiles else f"{name} holds no tiles"
+    band = hand_band(colour, title)
+    if not tiles:
+        return band
     rows = flow([hand_card(tile, colour) for tile in tiles], WIDTH)
     heights = [max(card.height for card in row) + CARD_GAP for row in rows]
-    header = px(26)
-    image = Image.new("RGB", (WIDTH, header + sum(heights) + CARD_GAP), THEME.background)
-    draw = ImageDraw.Draw(image)
-    name = player_name(players, seat)
-    title = f"{name}'s tiles ({len(tiles)})" if tiles else f"{name} holds no tiles"
-    text(draw, (CARD_GAP, header // 2), title, TEXT.title, colour, anchor="lm", weight=BOLD)
-    y = header
+    image = Image.new("RGB", (WIDTH, CARD_GAP + sum(heights)), THEME.background)
+    y = CARD_GAP
     for row, height in zip(rows, heights, strict=True):
         x = CARD_GAP
         for card in row:
             image.paste(card, (x, y))
             x += card.width + CARD_GAP
         y += height
-    return image
+    return stack_vertically([band, image])
 
 
 RENDERER = Drawn("geominos", render_board, render_hand)

@@ -16,7 +16,7 @@ from typing import Any
 
 from PIL import Image, ImageChops, ImageDraw
 
-from games.core import outcome_phrase
+from games.core import with_note
 from games.geronimos import GAME
 from games.geronimos.cards import LEADER, SIDES, laid
 from games.geronimos.hexgrid import Cell, format_cell, neighbours
@@ -34,6 +34,7 @@ from rendering.common import (
     ScoreLine,
     digit_height,
     draw_centered,
+    game_result,
     hand_band,
     paste_disc,
     player_name,
@@ -59,10 +60,14 @@ NUMBER_GAP = float(px(1))
 """The room between a side's number and the card's edge, and between two texts."""
 LABEL_GAP = float(px(2))
 """The extra room around a card's label, so that it never reads as one with a number."""
+LABEL_PAD = float(px(1.5))
+"""The pale tag behind a card's label reaches this far around its ink (within the gap)."""
 MIN_NUMBER_FONT = 12
 """The smallest font for a side's number, on the tiniest hexagons of a huge open table (below
 the phone minimum there: the picture opened full size still reads)."""
 EMPTY_FILL: RGB = (232, 227, 215)
+EMPTY_INK: RGB = (88, 88, 88)
+"""An empty cell's label (5.4:1 on its fill)."""
 WHITE: RGB = (255, 255, 255)
 
 
@@ -298,8 +303,12 @@ def draw_card_text(
         draw_numbers(draw, layout, cell, piece.sides, WHITE)
     if label and label_fits(layout.size, label, leader):
         dx, dy = label_centre(layout.size, leader)
-        fill = THEME.ink if leader else tint(THEME.player(piece.owner), 0.62)
-        draw_centered(draw, (cx + dx, cy + dy), label, TEXT.small, fill, BOLD, LABEL_STRETCH)
+        if not leader:  # a pale tag: the cell to type reads apart from the side numbers
+            half_w = _ink_half_width(label, TEXT.small, LABEL_STRETCH) + LABEL_PAD
+            half_h = digit_height(TEXT.small, BOLD) / 2 + LABEL_PAD
+            box = (cx + dx - half_w, cy + dy - half_h, cx + dx + half_w, cy + dy + half_h)
+            draw.rounded_rectangle(box, radius=px(2), fill=tint(THEME.player(piece.owner), 0.85))
+        draw_centered(draw, (cx + dx, cy + dy), label, TEXT.small, THEME.ink, BOLD, LABEL_STRETCH)
     if height > 1:
         draw_badge(draw, (cx, cy + layout.size), f"x{height}")
 
@@ -353,7 +362,7 @@ def draw_table(view: Any, layout: Layout, image_size: tuple[int, int]) -> Image.
     draw = ImageDraw.Draw(image)
     for cell in empty:
         draw_centered(
-            draw, layout.center(cell), format_cell(cell), label_size(size), THEME.muted, BOLD, LABEL_STRETCH
+            draw, layout.center(cell), format_cell(cell), label_size(size), EMPTY_INK, BOLD, LABEL_STRETCH
         )
     for cell, stack in view.board:
         draw_card_text(draw, layout, cell, stack[-1], len(stack), format_cell(cell))
@@ -362,18 +371,15 @@ def draw_table(view: Any, layout: Layout, image_size: tuple[int, int]) -> Image.
     return image
 
 
-def strip_title(view: Any) -> str:
-    """Whose turn and the card to play, or the result."""
-    outcome = GAME.outcome(view)
-    if outcome is not None:
-        return f"Game over: {outcome_phrase(GAME, outcome, SEAT_NAMES)}"[:70]
-    who = SEAT_NAMES[view.turn]
+def strip_title(view: Any, players: Sequence[str] = SEAT_NAMES) -> str:
+    """Whose turn and the card to play."""
+    who = player_name(players, view.turn, SEAT_NAMES[view.turn])
     card = "a Leader (L)" if view.drawn == LEADER else view.drawn
     title = f"{who} to play {card}"
     if view.opening:
-        title += " (start card)"
+        title += " · start card"
     elif view.bonus_card:
-        title += " (bonus card)"
+        title += " · bonus card"
     if view.bonus_left:
         title += f" · +{view.bonus_left} bonus"
     return title
@@ -394,7 +400,11 @@ def strip(view: Any, players: Sequence[str], width: int) -> Image.Image:
         )
         for seat in range(2)
     ]
-    return score_strip(width, lines, None if view.finished else view.turn, title=strip_title(view))
+    outcome = GAME.outcome(view)
+    if outcome is not None:
+        named = [player_name(players, seat, SEAT_NAMES[seat]) for seat in range(2)]
+        return score_strip(width, lines, None, result=game_result(GAME, outcome, named))
+    return score_strip(width, lines, view.turn, title=strip_title(view, players))
 
 
 def render_board(view: Any, players: Sequence[str]) -> Image.Image:
@@ -433,7 +443,7 @@ def fits_note(places: Sequence[str]) -> str:
 
 def render_hand(view: Any, seat: int, players: Sequence[str]) -> Image.Image:
     """The card ``seat`` must play now, in its six rotations labelled with their notation."""
-    who = f"{player_name(players, seat, SEAT_NAMES[seat])} ({SEAT_NAMES[seat]})"
+    who = with_note(player_name(players, seat, SEAT_NAMES[seat]), SEAT_NAMES[seat])
     if view.finished or view.turn != seat or not view.drawn:
         return hand_band(THEME.player(seat), f"{who}: nothing to play now")
     card = view.drawn

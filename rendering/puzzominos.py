@@ -17,7 +17,7 @@ from typing import Any, Protocol
 
 from PIL import Image, ImageDraw
 
-from games.core import outcome_phrase
+from games.core import counted, with_note
 from games.puzzominos import GAME
 from games.puzzominos.board import bounds_of
 from games.puzzominos.pieces import FREE_TURN_PIECES, Cell, base_cells
@@ -33,6 +33,7 @@ from rendering.common import (
     WIDTH,
     ScoreLine,
     draw_centered,
+    game_result,
     player_name,
     px,
     score_strip,
@@ -41,7 +42,6 @@ from rendering.common import (
     text,
     text_width,
     tint,
-    verdict,
 )
 
 SEAT_COLOURS: tuple[RGB, RGB] = (THEME.players[1], THEME.players[0])
@@ -238,20 +238,21 @@ def _strip(state: Any, players: Sequence[str], width: int) -> Image.Image:
         ScoreLine(
             player_name(players, seat, SEAT_NAMES[state.colour(seat)]),
             state.scores[seat],
-            f"{len(state.left(seat))} left",
+            f"{counted(len(state.left(seat)), 'piece')} left",
             SEAT_NAMES[state.colour(seat)],
         )
         for seat in (0, 1)
     ]
     outcome = GAME.outcome(state)
     to_act = SEAT_NAMES[state.colour(state.to_act or 0)]
+    theme = replace(STRIP_THEME, players=tuple(SEAT_COLOURS[state.colour(s)] for s in (0, 1)))
     if outcome is not None:
-        title = f"Game over: {verdict(outcome, players)} · {outcome_phrase(GAME, outcome, players)}"
-    elif state.second_piece:
+        result = game_result(GAME, outcome, players)
+        return score_strip(width, lines, None, result=result, theme=theme)
+    if state.second_piece:
         title = f"Puzz-Ominos · turn {state.turn} · {to_act}: Free Turn, second piece"
     else:
         title = f"Puzz-Ominos · turn {state.turn} · {to_act} to play"
-    theme = replace(STRIP_THEME, players=tuple(SEAT_COLOURS[state.colour(s)] for s in (0, 1)))
     return score_strip(width, lines, state.to_act, title=title, theme=theme)
 
 
@@ -265,7 +266,8 @@ def render_board(view: Any, players: Sequence[str]) -> Image.Image:
 # -- hand ---------------------------------------------------------------------------------------
 
 HAND_COLUMNS = 5
-HAND_CELL = px(8)
+HAND_CELL = px(10)
+"""A hand piece's squares: 10 phone px, each piece's shape plain on a phone."""
 SLOT_HEIGHT = 5 * HAND_CELL + px(34)
 HAND_TITLE = px(22)
 
@@ -317,7 +319,8 @@ def render_hand(view: Any, seat: int, players: Sequence[str]) -> Image.Image:
     pieces = view.left(seat)
     colour = SEAT_COLOURS[view.colour(seat)]
     tag = SEAT_NAMES[view.colour(seat)]
-    title = f"{player_name(players, seat, tag)} ({tag}) · {len(pieces)} pieces left (shown in r0)"
+    who = with_note(player_name(players, seat, tag), tag)
+    title = f"{who} · {counted(len(pieces), 'piece')} left (shown in r0)"
     shown = [(piece, piece, "Free Turn" if piece in FREE_TURN_PIECES else "", colour) for piece in pieces]
     return hand_image(title, shown, "All pieces played.")
 

@@ -17,6 +17,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from games.core import counted
 from games.puzzominos.board import Place
 from games.puzzominos.pieces import PENTOMINOES
 from games.puzzominos.targets import COLUMNS
@@ -28,10 +29,12 @@ from rendering.common import (
     RGB,
     TEXT,
     THEME,
+    WHITE,
     WIDTH,
+    Result,
     ScoreLine,
-    counted,
     draw_centered,
+    ink_on,
     player_name,
     px,
     score_strip,
@@ -50,7 +53,7 @@ PIECE_COLOURS: dict[str, RGB] = dict(
             (0, 158, 115),  # L bluish green
             (240, 228, 66),  # N yellow
             (0, 114, 178),  # P blue
-            (213, 94, 0),  # T vermillion
+            (190, 80, 0),  # T vermillion (darkened, as the players' Red)
             (204, 121, 167),  # U reddish purple
             (136, 34, 85),  # V wine
             (68, 170, 153),  # W teal
@@ -61,8 +64,6 @@ PIECE_COLOURS: dict[str, RGB] = dict(
         strict=True,
     )
 )
-DARK_LETTER = frozenset({"F", "I", "N", "W", "X", "U"})
-"""Pieces light enough that their letter is drawn dark."""
 HOLE: RGB = (70, 72, 80)
 EMPTY: RGB = (255, 255, 255)
 MAX_BOARD_HEIGHT = 1250
@@ -116,7 +117,7 @@ def _piece(draw: ImageDraw.ImageDraw, layout: Layout, place: Place, *, ghost: bo
             draw.line((x0, y1, x1, y0), fill=tint(colour, 0.5), width=max(2, layout.cell // 8))
     line = max(2, layout.cell // 14) if ghost else max(3, layout.cell // 10)
     outline(draw, layout, cells, tint(OUTLINE, 0.5) if ghost else OUTLINE, line)
-    ink = OUTLINE if ghost or place.piece in DARK_LETTER else (255, 255, 255)
+    ink = OUTLINE if ghost else ink_on(colour, WHITE, OUTLINE)
     centre = layout.cell_center(label_cell(cells))
     draw_centered(draw, centre, place.piece, letter_size(layout.cell, place.piece), ink, BOLD)
 
@@ -142,14 +143,24 @@ def board_image(state: Any, layout: Layout) -> Image.Image:
 
 def _title(state: Any) -> str:
     target = state.target.name
+    return f"Puzz-Ominos solitaire · {target} · {counted(state.empty_squares, 'square')} to fill"
+
+
+def solo_result(state: Any, players: Sequence[str]) -> Result:
+    """How a finished solitaire went: solved (with how many hints) or given up, and what the
+    picture shows then."""
+    who = player_name(players, 0, "Player")
+    target = state.target.name
     if state.status is SoloStatus.SOLVED:
-        return f"Puzz-Ominos solitaire · {target} · solved!"
-    if state.status is SoloStatus.GAVE_UP:
-        kept = state.solution[: len(state.placed)] == state.places and state.placed
-        return f"Puzz-Ominos solitaire · {target} · gave up: " + (
-            "your pieces completed (pale)" if kept else "a solution"
+        hints = f" with {counted(state.hints, 'hint')}" if state.hints else " without hints"
+        return Result(
+            f"🏆 {who} solved {target}", f"Puzz-Ominos solitaire · solved{hints}", (1,), frozenset({0}), False
         )
-    return f"Puzz-Ominos solitaire · {target} · {state.empty_squares} squares to fill"
+    kept = state.solution[: len(state.placed)] == state.places and state.placed
+    shows = "your pieces, completed by a solution (pale)" if kept else "a solution"
+    return Result(
+        f"🏳️ {who} gave up on {target}", f"Puzz-Ominos solitaire · shown: {shows}", (1,), frozenset(), False
+    )
 
 
 def render_board(view: Any, players: Sequence[str]) -> Image.Image:
@@ -159,8 +170,10 @@ def render_board(view: Any, players: Sequence[str]) -> Image.Image:
     board = board_image(view, layout)
     extra = counted(view.hints, "hint") if view.hints else ""
     line = ScoreLine(player_name(players, 0, "Player"), f"{len(view.placed)}/{target.needed}", extra)
-    to_act = 0 if view.status is SoloStatus.PLAYING else None
-    strip = score_strip(board.width, [line], to_act, title=_title(view))
+    if view.status is SoloStatus.PLAYING:
+        strip = score_strip(board.width, [line], 0, title=_title(view))
+    else:
+        strip = score_strip(board.width, [line], None, result=solo_result(view, players))
     return stack_vertically([board, strip])
 
 
@@ -172,7 +185,7 @@ def render_hand(view: Any, seat: int, players: Sequence[str]) -> Image.Image:
     copies)."""
     counts = Counter(view.left())
     who = player_name(players, seat, "You")
-    title = f"{who} · {view.target.name} · {len(view.left())} pieces left (shown in r0)"
+    title = f"{who} · {view.target.name} · {counted(len(view.left()), 'piece')} left (shown in r0)"
     shown = [
         (piece, piece, f"x{count}" if count > 1 else "", PIECE_COLOURS[piece])
         for piece, count in counts.items()

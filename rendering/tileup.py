@@ -15,7 +15,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from games.core import outcome_phrase
+from games.core import counted
 from games.tileup import GAME
 from games.tileup.board import region
 from games.tileup.data import (
@@ -31,6 +31,7 @@ from games.tileup.data import (
     parse_square,
 )
 from rendering.base import Drawn
+from rendering.charts import score_chart
 from rendering.common import (
     BOLD,
     CONDENSED,
@@ -39,9 +40,9 @@ from rendering.common import (
     THEME,
     WIDTH,
     ScoreLine,
-    counted,
     digit_height,
     draw_centered,
+    game_result,
     player_name,
     px,
     score_strip,
@@ -60,6 +61,8 @@ TILE_PATTERN: dict[str, RGB] = {"O": (242, 190, 80), "B": (40, 140, 200), "P": (
 CENTER_FILL: RGB = (186, 224, 180)
 CORNER_FILL: RGB = (222, 214, 196)
 CORNER_OUTLINE: RGB = (166, 140, 100)
+CORNER_INK: RGB = (80, 80, 80)
+"""The word on an empty corner (5.4:1 on the corner's fill)."""
 BOARD_FILL: RGB = (252, 250, 245)
 CARD_FILL: RGB = (255, 255, 255)
 SCORED_OUTLINE: RGB = (20, 20, 20)
@@ -270,7 +273,7 @@ def base_layer(geometry: BoardGeometry) -> Image.Image:
         if square in corners:
             x0, y0, x1, y1 = box
             draw.rectangle((x0 + 2, y0 + 2, x1 - 2, y1 - 2), outline=CORNER_OUTLINE, width=px(1.5))
-            draw_centered(draw, geometry.center(square), "corner", TEXT.small, THEME.muted, stretch=CONDENSED)
+            draw_centered(draw, geometry.center(square), "corner", TEXT.small, CORNER_INK, stretch=CONDENSED)
     for index in range(SIZE):
         x0, y0, x1, _ = geometry.cell_box(index)
         draw_centered(draw, ((x0 + x1) / 2, geometry.top / 2), COLUMNS[index], TEXT.small, THEME.ink, BOLD)
@@ -359,21 +362,27 @@ def _score_lines(view: Any, players: Sequence[str]) -> list[ScoreLine]:
     return lines
 
 
-def _strip_title(view: Any, players: Sequence[str]) -> str:
-    outcome = GAME.outcome(view)
-    if outcome is not None:
-        return f"Tile Up! · game over: {outcome_phrase(GAME, outcome, players)}"
+def _strip_title(view: Any) -> str:
     last = f" · last: {view.last_move}" if view.last_move else ""
     return f"Tile Up! · turn {view.turn}{last}"
+
+
+def strip(view: Any, players: Sequence[str], width: int = WIDTH) -> Image.Image:
+    """The score strip: each player's mark (shapes: the tile colours are the tiles'), name,
+    tiles and cards held, score; at the end, the winner, why, and the players by rank."""
+    outcome = GAME.outcome(view)
+    lines = _score_lines(view, players)
+    if outcome is not None:
+        return score_strip(width, lines, None, result=game_result(GAME, outcome, players), marks=True)
+    to_act = None if view.over else view.to_act
+    return score_strip(width, lines, to_act, title=_strip_title(view), marks=True)
 
 
 def render_board(view: Any, players: Sequence[str]) -> Image.Image:
     """The board, the face-up goal cards and counts, and the score strip (``WIDTH`` wide)."""
     board = board_panel(view)
     cards = _cards_panel(view, board.width)
-    to_act = None if view.over else view.to_act
-    strip = score_strip(board.width, _score_lines(view, players), to_act, title=_strip_title(view, players))
-    return stack_vertically([board, cards, strip])
+    return stack_vertically([board, cards, strip(view, players, board.width)])
 
 
 # -- the hand (screen) ---------------------------------------------------------------------
@@ -382,6 +391,8 @@ HAND_TITLE = px(24)
 HAND_GAP = px(4)
 HEADING = px(18)
 FOOTER = 2 * px(14)
+HAND_CARD_CELL = px(12)
+"""A goal card's shape squares on the screen (larger than on the board: the screen has room)."""
 
 
 @dataclass(frozen=True)
@@ -390,8 +401,9 @@ class HandLayout:
 
     tiles: int
     cards: int
-    tile: int = px(28)
-    gap: int = px(4)
+    tile: int = px(44)
+    """A tile on the screen: seven (the most a player keeps) fill a row."""
+    gap: int = px(5)
     width: int = WIDTH
 
     @property
@@ -402,12 +414,12 @@ class HandLayout:
     @property
     def cards_per_row(self) -> int:
         """Goal cards in one row."""
-        return (self.width - 2 * HAND_GAP) // (card_size()[0] + HAND_GAP)
+        return (self.width - 2 * HAND_GAP) // (card_size(HAND_CARD_CELL)[0] + HAND_GAP)
 
     @property
     def tile_row(self) -> int:
         """The height of a row of tiles with their names."""
-        return self.tile + px(20)
+        return self.tile + px(22)
 
     def tile_box(self, index: int) -> Box:
         """The pixel box of tile ``index``."""
@@ -425,14 +437,14 @@ class HandLayout:
     def card_origin(self, index: int) -> tuple[int, int]:
         """The top-left corner of goal card ``index``."""
         row, column = divmod(index, self.cards_per_row)
-        width, height = card_size()
+        width, height = card_size(HAND_CARD_CELL)
         return HAND_GAP + column * (width + HAND_GAP), self.cards_top + HEADING + row * (height + HAND_GAP)
 
     @property
     def height(self) -> int:
         """The whole image height."""
         rows = -(-self.cards // self.cards_per_row)
-        return self.cards_top + HEADING + rows * (card_size()[1] + HAND_GAP) + FOOTER
+        return self.cards_top + HEADING + rows * (card_size(HAND_CARD_CELL)[1] + HAND_GAP) + FOOTER
 
 
 def render_hand(view: Any, seat: int, players: Sequence[str]) -> Image.Image:
@@ -460,7 +472,7 @@ def render_hand(view: Any, seat: int, players: Sequence[str]) -> Image.Image:
     for index, tile in enumerate(tiles):
         x0, y0, x1, y1 = layout.tile_box(index)
         draw_tile(draw, (x0, y0, x1, y1), tile)
-        draw_centered(draw, ((x0 + x1) / 2, y1 + px(10)), tile, TEXT.body, THEME.ink, BOLD)
+        draw_centered(draw, ((x0 + x1) / 2, y1 + px(11)), tile, TEXT.title, THEME.ink, BOLD)
     top = layout.cards_top
     heading = (
         "your goal cards (score with /tileup score N@square):"
@@ -477,7 +489,7 @@ def render_hand(view: Any, seat: int, players: Sequence[str]) -> Image.Image:
     )
     first = len(view.face_up) + 1
     for index, card in enumerate(cards):
-        draw_card(draw, layout.card_origin(index), first + index, card)
+        draw_card(draw, layout.card_origin(index), first + index, card, HAND_CARD_CELL)
     colours = ", ".join(f"{letter} = {word}" for letter, word in COLOUR_NAMES.items())
     notes = (f"{colours} · at most 7 tiles and 3 goal cards", "the face-up goal cards are numbered 1 and 2")
     for index, note in enumerate(notes):
@@ -486,4 +498,19 @@ def render_hand(view: Any, seat: int, players: Sequence[str]) -> Image.Image:
     return image
 
 
-RENDERER = Drawn("tileup", render_board, render_hand)
+class TileupRenderer(Drawn):
+    """Tile Up!'s board and screens. Players own no tiles, and the tile colours are the
+    tiles': a player is their mark (a shape, :data:`rendering.common.MARK_NAMES`), never a
+    colour, on the strip and in the chart."""
+
+    def colour(self, seat: int) -> RGB:
+        return THEME.ink
+
+    def chart(
+        self, views: Sequence[Any], scores: Sequence[Sequence[int]], players: Sequence[str], title: str
+    ) -> Image.Image:
+        """The score chart: every line in ink, told apart by its player's mark and dashes."""
+        return score_chart(scores, players, [THEME.ink] * len(players), title, marks=True)
+
+
+RENDERER = TileupRenderer("tileup", render_board, render_hand)

@@ -21,6 +21,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from games.core import counted
 from games.triominos import GAME
 from games.triominos.grid import Cell, Corner, corners, points_up
 from games.triominos.state import HIDDEN, MoveKind
@@ -35,8 +36,8 @@ from rendering.common import (
     WIDTH,
     Point,
     ScoreLine,
-    counted,
     draw_centered,
+    game_result,
     hand_band,
     player_name,
     polygon_mask,
@@ -290,10 +291,7 @@ def draw_board(view: Any) -> Image.Image:
 
 
 def strip_title(view: Any, players: Sequence[str]) -> str:
-    """Round, well, and the last move or the result."""
-    if view.finished:
-        winners = " and ".join(player_name(players, seat) for seat in view.winners)
-        return f"Game over: {winners} won"
+    """Round, well, and the last move."""
     title = f"Round {view.round} · well {len(view.well)} · target {view.options.target}"
     if not view.board:
         title = f"Round {view.round}: the opening tile goes on 0,0 · well {len(view.well)}"
@@ -308,6 +306,9 @@ def strip(view: Any, players: Sequence[str], width: int) -> Image.Image:
     for seat in range(view.players):
         extra = "resigned" if seat in view.forfeited else counted(len(view.hands[seat]), "tile")
         lines.append(ScoreLine(player_name(players, seat), view.scores[seat], extra))
+    outcome = GAME.outcome(view) if view.finished else None
+    if outcome is not None:
+        return score_strip(width, lines, None, result=game_result(GAME, outcome, players))
     return score_strip(width, lines, None if view.finished else view.turn, title=strip_title(view, players))
 
 

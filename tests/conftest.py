@@ -17,6 +17,9 @@ from bot.client import TilehostBot
 from bot.storage import Storage
 from tests.e2e.helpers import build_bot
 from tests.support.postgres import PostgresServer, PostgresUnavailable
+from tests.support.processes import mark_run
+
+mark_run()  # every process the run starts inherits it (tests/test_nothing_left_running.py)
 
 BACKENDS = ("sqlite", "postgresql")
 
@@ -27,11 +30,26 @@ seconds, is too short on a loaded two-core machine (a whole replay is drawn in o
 real hang still fails, after a minute."""
 
 
+LAST = "tests/test_nothing_left_running.py"
+"""The test that runs after every other one: nothing the run started is left alive."""
+_servers: list[PostgresServer] = []
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Give every SimCord test the longer settle time, unless it sets its own."""
+    """Give every SimCord test the longer settle time, unless it sets its own; the check that
+    nothing is left running goes last."""
     for item in items:
         if "simcord_env" in getattr(item, "fixturenames", ()) and item.get_closest_marker("simcord") is None:
             item.add_marker(pytest.mark.simcord(settle_timeout=SETTLE_SECONDS))
+    items.sort(key=lambda item: item.nodeid.startswith(LAST))
+
+
+def stop_session_resources() -> None:
+    """Stop what the session keeps for every test: the worker processes and the PostgreSQL
+    servers (their fixtures' own teardown then has nothing left to do)."""
+    workers.shutdown()
+    while _servers:
+        _servers.pop().stop()
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
@@ -62,8 +80,11 @@ def postgres_server() -> Iterator[PostgresServer]:
         server = PostgresServer.start()
     except PostgresUnavailable as error:
         pytest.skip(f"PostgreSQL tests skipped: {error}")
+    _servers.append(server)
     yield server
-    server.stop()
+    if server in _servers:
+        _servers.remove(server)
+        server.stop()
 
 
 @pytest.fixture

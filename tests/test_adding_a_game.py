@@ -1,4 +1,4 @@
-"""The README's "Adding a game", followed step by step with the test-only Tiny Tiles game
+"""docs/development.md's "Adding a game", followed step by step with the test-only Tiny Tiles game
 (``tests/support/tiny``): the package template, registration, the shared contract and
 conformance checks, the renderer, and the cog in the real bot through SimCord."""
 

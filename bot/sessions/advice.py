@@ -3,6 +3,8 @@ out off the event loop."""
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from collections.abc import Sequence
 from typing import Any
 
@@ -11,7 +13,11 @@ from bot.sessions.session import Session, ready, require_playing, seat_for
 from bot.status import Status
 from games import ai
 
+log = logging.getLogger(__name__)
+
 SUGGESTION_LIMIT = 25
+FALLBACK_LEVEL = "easy"
+"""The level a computer seat plays a move at when its own search went past its budget."""
 
 
 class Advice:
@@ -20,6 +26,8 @@ class Advice:
 
     def __init__(self, computer_budget: ai.Budget) -> None:
         self.computer_budget = computer_budget
+        self._hinting: dict[int, tuple[Any, asyncio.Future[ai.Decision]]] = {}
+        """The hint being searched for each game, with its position (asked again meanwhile: shared)."""
 
     async def suggestions(self, session: Session, user_id: int, typed: str) -> list[tuple[str, str]]:
         """Up to 25 legal moves ``(label, notation)`` for the user, best first, filtered by
@@ -32,7 +40,16 @@ class Advice:
             return []
         cached = session._suggested
         if cached is None or cached[0] is not state:
-            ranked = await workers.run(workers.ranked_moves, session.game, state)
+            try:
+                ranked = await workers.run(
+                    workers.ranked_moves,
+                    session.game,
+                    state,
+                    kind=workers.SUGGESTIONS,
+                    stale=lambda: session.state is not state,
+                )
+            except workers.Superseded:
+                return []  # the position moved on while it waited: the player types again
             cached = (state, session.ply, ranked)
             if session.state is state:
                 session._suggested = cached
@@ -54,25 +71,47 @@ class Advice:
         hinted = session._hinted
         if hinted is not None and hinted[0] is state:
             return hinted[1]
-        decision = await workers.run(
-            workers.hint, session.game, state, seat, search_seed(session), self.computer_budget
-        )
+        searching = self._hinting.get(session.id)
+        if searching is None or searching[0] is not state:
+            owner = workers.Owner(session.row.guild_id, user_id=user_id)
+            search = asyncio.ensure_future(
+                workers.run(
+                    workers.hint,
+                    session.game,
+                    state,
+                    seat,
+                    search_seed(session),
+                    self.computer_budget,
+                    kind=workers.HINT,
+                    owner=owner,
+                )
+            )
+            searching = self._hinting[session.id] = (state, search)
+            search.add_done_callback(lambda _: self._forget_hint(session.id, search))
+        decision = await asyncio.shield(searching[1])
         if session.state is state:
             session._hinted = (state, decision)
         return decision
 
+    def _forget_hint(self, game_id: int, search: asyncio.Future[ai.Decision]) -> None:
+        if self._hinting.get(game_id, (None, None))[1] is search:
+            del self._hinting[game_id]
+        if not search.cancelled():
+            search.exception()  # retrieved: it is raised to whoever asked
+
     async def computer_choice(self, session: Session) -> Any:
-        """The move of the computer seat to act, at its level (off the event loop)."""
+        """The move of the computer seat to act, at its level (in the long lane, in turn with the
+        other games and members); a search past its budget plays that move at ``easy``."""
         seat = session.seat_to_act()
         level = seat.ai_level if seat is not None else None
-        return await workers.run(
-            workers.computer_move,
-            session.game,
-            session.state,
-            level,
-            search_seed(session),
-            self.computer_budget,
-        )
+        owner = workers.Owner(session.row.guild_id, game_id=session.id)
+        args = (session.game, session.state, level, search_seed(session), self.computer_budget)
+        try:
+            return await workers.run(workers.computer_move, *args, kind=workers.COMPUTER, owner=owner)
+        except workers.WorkTooLong:
+            log.warning("game %s: the %s computer went past its budget; this move is easy", session.id, level)
+            easy = (*args[:2], FALLBACK_LEVEL, *args[3:])
+            return await workers.run(workers.computer_move, *easy, kind=workers.COMPUTER, owner=owner)
 
 
 def filter_suggestions(ranked: Sequence[tuple[str, str]], typed: str) -> list[tuple[str, str]]:

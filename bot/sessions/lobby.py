@@ -4,7 +4,7 @@ calling a lobby or game off."""
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -79,6 +79,56 @@ class Lobby:
         self.shared.tables.add(session)
         return session
 
+    def check_free_table(self, game_name: str, channel_id: int, user_id: int) -> None:
+        """Refuse (:class:`~bot.errors.GameExists`) when the user cannot open a ``game_name``
+        table here now: a cheap check a command makes before any heavy work (``create`` makes it
+        again)."""
+        self._check_free_table(registry.get(game_name), channel_id, user_id)
+
+    async def open_table(
+        self,
+        game_name: str,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        host_id: int,
+        seats: Sequence[SeatRow],
+        options: dict[str, Any],
+        turn_seconds: int,
+        table_key: int,
+    ) -> Session:
+        """A lobby with every seat taken, run by ``host_id`` (who need not play), at a table of
+        its own (``table_key``, unique in the channel: a tournament's table), so that many such
+        games open in one channel at once. The host starts it (:meth:`start`)."""
+        game = registry.get(game_name)
+        parsed = game.Options.from_dict(options)
+        if not game.min_players <= len(seats) <= game.max_players:
+            raise errors.GameFull(f"{game.title} is not played by {len(seats)}.")
+        try:
+            game_id = await self.shared.storage.create_game(
+                game=game.name,
+                guild_id=guild_id,
+                channel_id=channel_id,
+                host=seats[0],
+                options=parsed.to_dict(),
+                seed=self._seed_source(),
+                deal=None,
+                turn_seconds=turn_seconds,
+                now=self.shared.now(),
+                table_key=table_key,
+                variant=game.variant(parsed),
+                host_id=host_id,
+            )
+        except ActiveGameExists:
+            raise errors.GameExists(f"This channel already has that {game.title} table.") from None
+        for seat in seats[1:]:
+            await self.shared.storage.add_seat(game_id, seat)
+        row = await self.shared.storage.game(game_id)
+        assert row is not None
+        session = Session(row, game, list(seats))
+        self.shared.tables.add(session)
+        return session
+
     def _check_free_table(self, game: Game[Any, Any], channel_id: int, user_id: int) -> None:
         # the games at this table: those of the channel that have no thread of their own, or
         # the game whose thread this is
@@ -144,8 +194,9 @@ class Lobby:
             session.seats = renumbered
         return None
 
-    async def start(self, session: Session, user_id: int) -> Update:
-        """The host starts the game with the seats taken now; the order is drawn by the seed."""
+    async def start(self, session: Session, user_id: int, *, shuffle: bool = True) -> Update:
+        """The host starts the game with the seats taken now; the order is drawn by the seed
+        (or kept as seated, with ``shuffle`` False: a tournament balances who starts)."""
         async with session.lock:
             _require_lobby(session)
             _require_host(session, user_id)
@@ -157,7 +208,8 @@ class Lobby:
                     f"{missing} more must `/{session.game.name} join` (or the host adds a computer player)."
                 )
             order = list(seats)
-            random.Random(session.row.seed).shuffle(order)
+            if shuffle:
+                random.Random(session.row.seed).shuffle(order)
             seated = [SeatRow(i, s.user_id, s.name, s.ai_level) for i, s in enumerate(order)]
             row = session.row
             names = [s.name for s in seated]

@@ -8,7 +8,7 @@ import logging
 from dataclasses import replace
 from typing import Any
 
-from bot import errors
+from bot import errors, workers
 from bot.ratings import rating_update
 from bot.sessions.clocks import Clocks
 from bot.sessions.lookup import Shared
@@ -26,7 +26,7 @@ from bot.sessions.session import (
 )
 from bot.status import Status
 from bot.storage import Clock, Finish, ResultRow, SeatRow, StaleMove
-from games.core import Event, Outcome
+from games.core import Event, Game, Outcome
 from games.records import RESIGN, TIMEOUT, RecordedMove
 
 log = logging.getLogger(__name__)
@@ -62,7 +62,7 @@ class Referee:
             if to_act != seat:
                 who = session.seats[to_act].name if to_act is not None else "nobody"
                 raise errors.NotYourTurn(f"It is not your turn: {who} is to play.")
-            move = session.game.parse_move(session.state, text)
+            move = await _read_move(session, text)
             step = await self.commit_move(session, seat, move, user_id)
             steps = (step, *await self.play_forced(session))
             update = self.moves_update(session, steps, user_id)
@@ -140,8 +140,15 @@ class Referee:
         by_computer: bool = False,
     ) -> Step:
         """Apply ``move`` and store it (see :meth:`commit`)."""
-        notation = session.game.format_move(session.state, move)
-        state, events = session.game.apply(session.state, move)
+        game = session.game
+        notation = game.format_move(session.state, move)
+        if game.searches(session.state, move):  # a solitaire given up: its solver run off the loop
+            who = workers.Owner(session.row.guild_id, user_id=user_id, game_id=session.id)
+            state, events = await workers.run(
+                workers.apply_move, game, session.state, move, kind=workers.GIVE_UP, owner=who
+            )
+        else:
+            state, events = game.apply(session.state, move)
         return await self.commit(
             session, seat, notation, user_id, state, events, forced=forced, by_computer=by_computer
         )
@@ -298,3 +305,12 @@ class Referee:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+
+
+async def _read_move(session: Session, text: str) -> Any:
+    """The move ``text`` names, read on the game's state; what the rules keep for reading it (a
+    solitaire's compiled target) is built in a thread first, never on the event loop."""
+    game = session.game
+    if type(game).prepare is not Game.prepare:
+        await asyncio.to_thread(game.prepare, session.state)
+    return game.parse_move(session.state, text)

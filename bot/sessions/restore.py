@@ -11,7 +11,7 @@ from typing import Any
 from bot import errors, workers
 from bot.sessions.clocks import Clocks, Flow
 from bot.sessions.lookup import Shared
-from bot.sessions.session import Session
+from bot.sessions.session import Session, restore_key
 from bot.shards import Shards
 from bot.status import Status
 from bot.storage import Clock, GameRow, SeatRow
@@ -65,7 +65,9 @@ class Restorer:
 
     async def _load(self, session: Session) -> None:
         try:
-            header, lines, state = await self.replay_stored(session.row, session.seats)
+            header, lines, state = await self.replay_stored(
+                session.row, session.seats, workers.RESTORE, key=restore_key(session.id)
+            )
         except Exception:
             log.exception(
                 "game %s (%s) could not be replayed; it is left as it is", session.id, session.row.game
@@ -77,13 +79,19 @@ class Restorer:
         await self.flow.resume(session)
 
     async def replay_stored(
-        self, row: GameRow, seats: Sequence[SeatRow]
+        self,
+        row: GameRow,
+        seats: Sequence[SeatRow],
+        kind: workers.Kind = workers.LOAD,
+        key: tuple[str, int] | None = None,
     ) -> tuple[Record, list[RecordedMove], Any]:
-        """A stored game's header, record lines and final state (replayed off the event loop)."""
+        """A stored game's header, record lines and final state (replayed in the long lane, as a
+        ``kind`` job: a load on demand, or a restore in the background)."""
         game = registry.get(row.game)
         header = records.new_record(game, [s.name for s in seats], row.options, row.seed, row.deal)
         lines = [RecordedMove(line.seat, line.notation) for line in await self.shared.storage.moves(row.id)]
-        state = await workers.run(workers.replay_final, game, header, lines, timeout=None)
+        owner = workers.Owner(row.guild_id, game_id=row.id)
+        state = await workers.run(workers.replay_final, game, header, lines, kind=kind, owner=owner, key=key)
         return header, lines, state
 
     async def reload(self, session: Session) -> None:

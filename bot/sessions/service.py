@@ -79,6 +79,8 @@ class SessionService:
         self.table = self.tables.table
         self.lobby_in = self.tables.lobby_in
         self.create = self.lobby.create
+        self.check_free_table = self.lobby.check_free_table
+        self.open_table = self.lobby.open_table
         self.join = self.lobby.join
         self.add_computer = self.lobby.add_computer
         self.leave = self.lobby.leave

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from bot import errors
+from bot import errors, workers
 from bot.status import Status
 from bot.storage import GameRow, SeatRow
 from games import ai
@@ -224,10 +224,16 @@ class Queued:
         self.session.lock.release()
 
 
+def restore_key(game_id: int) -> tuple[str, int]:
+    """The key of a game's background restore (someone waiting for the game promotes it)."""
+    return ("restore", game_id)
+
+
 async def ready(session: Session) -> Session:
     """``session`` once its state is loaded (a restored game is replayed in the background)."""
     loading = session.loading
     if loading is not None:
+        workers.lanes().promote(restore_key(session.id))  # someone waits: no longer background work
         await asyncio.shield(loading)
         if session.state is None:
             raise errors.GameOver(

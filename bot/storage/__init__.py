@@ -20,6 +20,7 @@ from bot.storage.rows import (
     StaleMove,
     Stats,
     StorageError,
+    TournamentHistoryRow,
     unavailable,
 )
 from bot.storage.store import Storage
@@ -40,5 +41,6 @@ __all__ = [
     "Stats",
     "Storage",
     "StorageError",
+    "TournamentHistoryRow",
     "unavailable",
 ]

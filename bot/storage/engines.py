@@ -39,9 +39,20 @@ TABLE_KEYS = {
     "results": ("game_id", "seat"),
     "ratings": ("scope_id", "game", "user_id"),
     "user_settings": ("user_id",),
+    "guild_settings": ("guild_id",),
+    "seasons": ("guild_id", "number"),
+    "season_ratings": ("guild_id", "season", "game", "user_id"),
+    "admin_log": ("guild_id", "number"),
+    "tournaments": ("id",),
+    "tournament_entrants": ("tournament_id", "number"),
+    "tournament_rounds": ("tournament_id", "number"),
+    "tournament_tables": ("id",),
+    "tournament_adjustments": ("id",),
 }
 """Every table that holds data and its primary key, in an order where references come first."""
 DATA_TABLES = tuple(TABLE_KEYS)
+IDENTITY_TABLES = ("games", "tournaments", "tournament_tables", "tournament_adjustments")
+"""The tables whose ids the database numbers (copied rows keep theirs; new ones follow)."""
 MIGRATIONS_TABLE = (
     "CREATE TABLE IF NOT EXISTS schema_migrations (number INTEGER PRIMARY KEY, name TEXT NOT NULL)"
 )
@@ -390,10 +401,11 @@ class PostgresDatabase(Database):
         return [row["column_name"] for row in rows]
 
     async def reset_ids(self, tx: Executor) -> None:
-        await tx.fetch(
-            "SELECT setval(pg_get_serial_sequence('games', 'id'), COALESCE(MAX(id), 1), MAX(id) IS NOT NULL) "
-            "FROM games"
-        )
+        for table in IDENTITY_TABLES:
+            await tx.fetch(
+                f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), COALESCE(MAX(id), 1), "
+                f"MAX(id) IS NOT NULL) FROM {table}"
+            )
 
     async def migrate(self) -> list[str]:
         applied = []

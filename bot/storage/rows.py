@@ -289,3 +289,73 @@ class HistoryRow:
     def from_row(cls, row: Row) -> HistoryRow:
         """A line of the history query."""
         return _build(cls, row, players=_count, won=bool, helped=bool)
+
+
+@dataclass(frozen=True)
+class Season:
+    """A server's leaderboard season: its results are those that finished after ``started_at``
+    and until ``ended_at`` (None: the current season)."""
+
+    number: int
+    started_at: float
+    ended_at: float | None = None
+
+    @property
+    def current(self) -> bool:
+        """True for the season that is running."""
+        return self.ended_at is None
+
+    @classmethod
+    def from_row(cls, row: Row) -> Season:
+        """A row of ``seasons``."""
+        return _build(cls, row, started_at=float, ended_at=_float)
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """One thing a server's admin did (``admin_log``)."""
+
+    number: int
+    user_id: int
+    action: str
+    details: dict[str, Any]
+    created_at: float
+    undone_at: float | None = None
+
+    @classmethod
+    def from_row(cls, row: Row) -> LogEntry:
+        """A row of ``admin_log``."""
+        return _build(cls, row, details=_json, created_at=float, undone_at=_float)
+
+
+@dataclass(frozen=True)
+class Forgotten:
+    """What removing a player's data from one server changed, table by table."""
+
+    seats: int
+    moves: int
+    results: int
+    ratings: int
+    season_ratings: int
+    hosted: int
+
+
+@dataclass(frozen=True)
+class TournamentHistoryRow:
+    """A finished tournament in a player's history."""
+
+    id: int
+    name: str
+    game: str
+    format: str
+    guild_id: int
+    channel_id: int
+    finished_at: float
+    final_rank: int | None
+    final_points: float | None
+    entrants: int
+
+    @classmethod
+    def from_row(cls, row: Row) -> TournamentHistoryRow:
+        """A line of the tournament history query."""
+        return _build(cls, row, final_points=_float, entrants=_count)

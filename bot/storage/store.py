@@ -20,10 +20,13 @@ from bot.storage.rows import (
     ActiveGameExists,
     Clock,
     Finish,
+    Forgotten,
     GameRow,
     HistoryRow,
     LeaderRow,
+    LogEntry,
     MoveRow,
+    Season,
     SeatRow,
     SolvedTarget,
     SolverRow,
@@ -31,11 +34,14 @@ from bot.storage.rows import (
     Stats,
     UniqueViolation,
 )
+from bot.storage.tournaments import TournamentStore
 
 COUNTED_WIN = "CASE WHEN r.won = 1 AND r.helped = 0 THEN 1 ELSE 0 END"
 """1 for a win that standings count (a win with help is counted apart)."""
 HELPED_WIN = "CASE WHEN r.won = 1 AND r.helped = 1 THEN 1 ELSE 0 END"
 """1 for a win with help."""
+FORMER_PLAYER = "a former player"
+"""The name a player's seats keep once their data was removed from a server."""
 FASTEST = "MIN(CASE WHEN r.won = 1 AND r.helped = 0 THEN g.finished_at - g.started_at END)"
 """The quickest counted win of ``results r`` joined with its ``games g``, in seconds."""
 
@@ -44,7 +50,7 @@ def _flag(value: bool) -> int:
     return 1 if value else 0
 
 
-class Storage:
+class Storage(TournamentStore):
     """The database. Open with :meth:`open`; close with :meth:`close`."""
 
     def __init__(self, database: Database) -> None:
@@ -103,8 +109,11 @@ class Storage:
         now: float,
         table_key: int = 0,
         variant: str | None = None,
+        host_id: int | None = None,
     ) -> int:
         """Store a new lobby with its host in seat 0; raises :class:`ActiveGameExists`.
+        ``host_id`` is who runs the table when that is not seat 0's player (a tournament's
+        organiser).
 
         A channel holds one active game per kind and ``table_key`` (0, except for games where
         every player has a table of their own, which pass the host's id). ``variant`` is what
@@ -119,7 +128,7 @@ class Storage:
                         game,
                         guild_id,
                         channel_id,
-                        host.user_id,
+                        host_id if host_id is not None else host.user_id,
                         json.dumps(options, sort_keys=True),
                         seed,
                         json.dumps(deal) if deal is not None else None,
@@ -414,34 +423,45 @@ class Storage:
     # -- standings -----------------------------------------------------------------------
 
     async def leaderboard(
-        self, game: str, guild_id: int | None, sort: str, *, limit: int = 10, offset: int = 0
+        self,
+        game: str,
+        guild_id: int | None,
+        sort: str,
+        *,
+        limit: int = 10,
+        offset: int = 0,
+        season: Season | None = None,
     ) -> tuple[list[LeaderRow], int]:
         """A page of the leaderboard of ``game`` (a server's, or global with ``guild_id`` None)
-        sorted by ``rating``, ``wins`` or ``games``; and how many players it has in all."""
+        sorted by ``rating``, ``wins`` or ``games``; and how many players it has in all. With a
+        server's ``season``: the results that finished in it, and its ratings (a past season's
+        as they were when it closed)."""
         scope = GLOBAL_SCOPE if guild_id is None else guild_id
-        where, params = _results_where(game, guild_id)
+        where, params = _results_where(game, guild_id, season)
+        ratings, rating_params = _ratings_of(season)
         counts = (
             f"SELECT r.user_id, SUM({COUNTED_WIN}) AS wins, COUNT(*) AS games FROM results r "
             f"WHERE {where} AND r.user_id IS NOT NULL GROUP BY r.user_id"
         )
         if sort == "rating":
             sql = (
-                f"SELECT g.user_id, g.display AS rating, c.wins, c.games FROM ratings g "
+                f"SELECT g.user_id, g.display AS rating, c.wins, c.games FROM {ratings} g "
                 f"LEFT JOIN ({counts}) c ON c.user_id = g.user_id WHERE g.scope_id = ? AND g.game = ? "
                 "ORDER BY g.display DESC, g.user_id LIMIT ? OFFSET ?"
             )
-            rows = await self.database.fetch(sql, [*params, scope, game, limit, offset])
+            rows = await self.database.fetch(sql, [*rating_params, *params, scope, game, limit, offset])
             total = await self.database.fetchval(
-                "SELECT COUNT(*) FROM ratings WHERE scope_id = ? AND game = ?", (scope, game)
+                f"SELECT COUNT(*) FROM {ratings} g WHERE g.scope_id = ? AND g.game = ?",
+                (*rating_params, scope, game),
             )
         else:
             order = "c.wins DESC, c.games DESC" if sort == "wins" else "c.games DESC, c.wins DESC"
             sql = (
                 f"SELECT c.user_id, g.display AS rating, c.wins, c.games FROM ({counts}) c "
-                "LEFT JOIN ratings g ON g.user_id = c.user_id AND g.scope_id = ? AND g.game = ? "
+                f"LEFT JOIN {ratings} g ON g.user_id = c.user_id AND g.scope_id = ? AND g.game = ? "
                 f"ORDER BY {order}, c.user_id LIMIT ? OFFSET ?"
             )
-            rows = await self.database.fetch(sql, [*params, scope, game, limit, offset])
+            rows = await self.database.fetch(sql, [*params, *rating_params, scope, game, limit, offset])
             total = await self.database.fetchval(f"SELECT COUNT(*) FROM ({counts}) AS players", params)
         return [LeaderRow.from_row(row) for row in rows], int(total)
 
@@ -487,12 +507,19 @@ class Storage:
         )
 
     async def solitaire_leaderboard(
-        self, game: str, guild_id: int | None, *, limit: int = 10, offset: int = 0
+        self,
+        game: str,
+        guild_id: int | None,
+        *,
+        limit: int = 10,
+        offset: int = 0,
+        season: Season | None = None,
     ) -> tuple[list[SolverRow], int]:
-        """A page of a solitaire game's solvers (one server, or everywhere): most distinct
-        variants (targets) solved without help first, then most such solves, then the quickest;
-        with each solver's solves with help counted apart. And how many solvers there are."""
-        where, params = _results_where(game, guild_id)
+        """A page of a solitaire game's solvers (one server, or everywhere; in a server's
+        ``season``): most distinct variants (targets) solved without help first, then most such
+        solves, then the quickest; with each solver's solves with help counted apart. And how
+        many solvers there are."""
+        where, params = _results_where(game, guild_id, season)
         solved = f"{where} AND r.won = 1 AND r.user_id IS NOT NULL"
         rows = await self.database.fetch(
             "SELECT r.user_id, COUNT(DISTINCT CASE WHEN r.helped = 0 THEN g.variant END) AS targets, "
@@ -554,12 +581,273 @@ class Storage:
                 (user_id, _flag(enabled)),
             )
 
+    # -- the bot's own state ---------------------------------------------------------------
 
-def _results_where(game: str, guild_id: int | None) -> tuple[str, list[Any]]:
-    """The condition on ``results r`` for ``game`` in one server (or everywhere)."""
+    async def bot_state(self, key: str) -> str | None:
+        """A value the bot remembers about itself (the hash of the commands it last synced)."""
+        value = await self.database.fetchval("SELECT value FROM bot_state WHERE key = ?", (key,))
+        return None if value is None else str(value)
+
+    async def set_bot_state(self, key: str, value: str, now: float) -> None:
+        """Remember ``value`` under ``key``."""
+        async with self.database.transaction() as tx:
+            await tx.execute(
+                "INSERT INTO bot_state (key, value, updated_at) VALUES (?, ?, ?) "
+                "ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
+                (key, value, now),
+            )
+
+    # -- server admins' tools ------------------------------------------------------------------
+    # Each change an admin makes is written in the same transaction as its line in admin_log.
+
+    @staticmethod
+    async def _log(
+        tx: Executor, guild_id: int, user_id: int, action: str, details: dict[str, Any], now: float
+    ) -> int:
+        """Add a line to the server's admin log; its number (1, 2, ... per server)."""
+        number = int(
+            await tx.fetchval(
+                "SELECT COALESCE(MAX(number), 0) + 1 FROM admin_log WHERE guild_id = ?", (guild_id,)
+            )
+        )
+        await tx.execute(
+            "INSERT INTO admin_log (guild_id, number, user_id, action, details, created_at) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            (guild_id, number, user_id, action, json.dumps(details, sort_keys=True), now),
+        )
+        return number
+
+    async def admin_log(self, guild_id: int, *, limit: int = 15) -> list[LogEntry]:
+        """The server's most recent admin actions, newest first."""
+        rows = await self.database.fetch(
+            "SELECT number, user_id, action, details, created_at, undone_at FROM admin_log "
+            "WHERE guild_id = ? ORDER BY number DESC LIMIT ?",
+            (guild_id, limit),
+        )
+        return [LogEntry.from_row(row) for row in rows]
+
+    async def log_entry(self, guild_id: int, number: int) -> LogEntry | None:
+        """One line of the server's admin log."""
+        row = await self.database.fetchrow(
+            "SELECT number, user_id, action, details, created_at, undone_at FROM admin_log "
+            "WHERE guild_id = ? AND number = ?",
+            (guild_id, number),
+        )
+        return None if row is None else LogEntry.from_row(row)
+
+    async def _undone(self, tx: Executor, guild_id: int, entry: LogEntry, by: int, now: float) -> int:
+        """Mark ``entry`` undone and log the undoing; the new line's number."""
+        await tx.execute(
+            "UPDATE admin_log SET undone_at = ? WHERE guild_id = ? AND number = ?",
+            (now, guild_id, entry.number),
+        )
+        return await self._log(tx, guild_id, by, "undo", {"undid": entry.number, "action": entry.action}, now)
+
+    async def guild_turn_hours(self, guild_id: int) -> int | None:
+        """The server's own default turn clock in hours (0: no clock), or None for the bot's."""
+        value = await self.database.fetchval(
+            "SELECT turn_hours FROM guild_settings WHERE guild_id = ?", (guild_id,)
+        )
+        return None if value is None else int(value)
+
+    async def _set_turn_hours(self, tx: Executor, guild_id: int, hours: int | None) -> None:
+        await tx.execute(
+            "INSERT INTO guild_settings (guild_id, turn_hours) VALUES (?, ?) "
+            "ON CONFLICT (guild_id) DO UPDATE SET turn_hours = excluded.turn_hours",
+            (guild_id, hours),
+        )
+
+    async def _threads(self, tx: Executor, guild_id: int) -> bool:
+        value = await tx.fetchval("SELECT threads FROM guild_settings WHERE guild_id = ?", (guild_id,))
+        return bool(value) if value is not None else True
+
+    async def set_guild_turn_hours(self, guild_id: int, hours: int | None, *, by: int, now: float) -> int:
+        """Set the server's default turn clock (None: back to the bot's); logged with the value
+        it replaces. The log line's number."""
+        async with self.database.transaction() as tx:
+            before = await tx.fetchval(
+                "SELECT turn_hours FROM guild_settings WHERE guild_id = ?", (guild_id,)
+            )
+            await self._set_turn_hours(tx, guild_id, hours)
+            return await self._log(tx, guild_id, by, "clock", {"hours": hours, "before": before}, now)
+
+    async def set_threads_logged(self, guild_id: int, enabled: bool, *, by: int, now: float) -> int:
+        """:meth:`set_threads`, logged with the value it replaces. The log line's number."""
+        async with self.database.transaction() as tx:
+            before = await self._threads(tx, guild_id)
+            await tx.execute(
+                "INSERT INTO guild_settings (guild_id, threads) VALUES (?, ?) "
+                "ON CONFLICT (guild_id) DO UPDATE SET threads = excluded.threads",
+                (guild_id, _flag(enabled)),
+            )
+            return await self._log(tx, guild_id, by, "threads", {"enabled": enabled, "before": before}, now)
+
+    async def undo_setting(self, guild_id: int, entry: LogEntry, *, by: int, now: float) -> int:
+        """Put back what a clock or threads change replaced; the undo's log line."""
+        async with self.database.transaction() as tx:
+            if entry.action == "clock":
+                await self._set_turn_hours(tx, guild_id, entry.details["before"])
+            else:
+                await tx.execute(
+                    "UPDATE guild_settings SET threads = ? WHERE guild_id = ?",
+                    (_flag(entry.details["before"]), guild_id),
+                )
+            return await self._undone(tx, guild_id, entry, by, now)
+
+    async def latest_setting_change(self, guild_id: int, action: str) -> int | None:
+        """The number of the last change of that setting (``clock``, ``threads``) not undone."""
+        value = await self.database.fetchval(
+            "SELECT MAX(number) FROM admin_log WHERE guild_id = ? AND action = ? AND undone_at IS NULL",
+            (guild_id, action),
+        )
+        return None if value is None else int(value)
+
+    async def seasons(self, guild_id: int) -> list[Season]:
+        """The server's seasons, the current one last (a server that never started one has one
+        season, since the start)."""
+        rows = await self.database.fetch(
+            "SELECT number, started_at, ended_at FROM seasons WHERE guild_id = ? ORDER BY number", (guild_id,)
+        )
+        return [Season.from_row(row) for row in rows] or [Season(1, 0.0)]
+
+    async def season(self, guild_id: int, number: int | None = None) -> Season | None:
+        """One of the server's seasons (None: the current one), or None if it has no such."""
+        seasons = await self.seasons(guild_id)
+        if number is None:
+            return seasons[-1]
+        return next((season for season in seasons if season.number == number), None)
+
+    async def start_season(self, guild_id: int, *, by: int, now: float) -> tuple[Season, int]:
+        """Close the server's current season, keeping its ratings, and open the next with fresh
+        ratings (its leaderboards count only the results that finish from now). The new season
+        and the log line's number."""
+        async with self.database.transaction() as tx:
+            current = await tx.fetchrow(
+                "SELECT number FROM seasons WHERE guild_id = ? AND ended_at IS NULL", (guild_id,)
+            )
+            if current is None:
+                number = 1
+                await tx.execute(
+                    "INSERT INTO seasons (guild_id, number, started_at, ended_at) VALUES (?, 1, 0, ?)",
+                    (guild_id, now),
+                )
+            else:
+                number = int(current["number"])
+                await tx.execute(
+                    "UPDATE seasons SET ended_at = ? WHERE guild_id = ? AND number = ?",
+                    (now, guild_id, number),
+                )
+            moved = await tx.execute(
+                "INSERT INTO season_ratings (guild_id, season, game, user_id, mu, sigma, display, "
+                "rated_games, updated_at) SELECT scope_id, ?, game, user_id, mu, sigma, display, "
+                "rated_games, updated_at FROM ratings WHERE scope_id = ?",
+                (number, guild_id),
+            )
+            await tx.execute("DELETE FROM ratings WHERE scope_id = ?", (guild_id,))
+            await tx.execute(
+                "INSERT INTO seasons (guild_id, number, started_at) VALUES (?, ?, ?)",
+                (guild_id, number + 1, now),
+            )
+            logged = await self._log(
+                tx, guild_id, by, "season", {"season": number + 1, "ratings": moved}, now
+            )
+        return Season(number + 1, now), logged
+
+    async def results_since(self, guild_id: int, since: float) -> int:
+        """How many results finished in the server since ``since``."""
+        return int(
+            await self.database.fetchval(
+                "SELECT COUNT(*) FROM results WHERE guild_id = ? AND finished_at > ?", (guild_id, since)
+            )
+        )
+
+    async def undo_season(self, guild_id: int, entry: LogEntry, *, by: int, now: float) -> int:
+        """Reopen the season before the current one, with its ratings as they were (only while
+        no game has finished in the new season); the undo's log line."""
+        number = int(entry.details["season"])
+        async with self.database.transaction() as tx:
+            await tx.execute("DELETE FROM seasons WHERE guild_id = ? AND number = ?", (guild_id, number))
+            await tx.execute("DELETE FROM ratings WHERE scope_id = ?", (guild_id,))
+            await tx.execute(
+                "INSERT INTO ratings (scope_id, game, user_id, mu, sigma, display, rated_games, updated_at) "
+                "SELECT guild_id, game, user_id, mu, sigma, display, rated_games, updated_at "
+                "FROM season_ratings WHERE guild_id = ? AND season = ?",
+                (guild_id, number - 1),
+            )
+            await tx.execute(
+                "DELETE FROM season_ratings WHERE guild_id = ? AND season = ?", (guild_id, number - 1)
+            )
+            if number - 1 == 1:  # the first season needs no row of its own
+                await tx.execute("DELETE FROM seasons WHERE guild_id = ? AND number = 1", (guild_id,))
+            else:
+                await tx.execute(
+                    "UPDATE seasons SET ended_at = NULL WHERE guild_id = ? AND number = ?",
+                    (guild_id, number - 1),
+                )
+            return await self._undone(tx, guild_id, entry, by, now)
+
+    async def forget_player(
+        self, guild_id: int, user_id: int, *, by: int, now: float
+    ) -> tuple[Forgotten, int]:
+        """Remove a player's data from one server (their request): in the server's games their
+        seats become ``FORMER_PLAYER`` without a user, their moves lose their user, their results
+        lose their user (the ranks and scores stay, so that the others' games stay whole), their
+        ratings and archived season ratings in the server are deleted, and games they hosted keep
+        no host. Logged without naming them. Their games must be over or left first."""
+        games = "SELECT id FROM games WHERE guild_id = ?"
+        async with self.database.transaction() as tx:
+            forgotten = Forgotten(
+                seats=await tx.execute(
+                    f"UPDATE seats SET user_id = NULL, name = ? WHERE user_id = ? AND game_id IN ({games})",
+                    (FORMER_PLAYER, user_id, guild_id),
+                ),
+                moves=await tx.execute(
+                    f"UPDATE moves SET user_id = NULL WHERE user_id = ? AND game_id IN ({games})",
+                    (user_id, guild_id),
+                ),
+                results=await tx.execute(
+                    "UPDATE results SET user_id = NULL WHERE user_id = ? AND guild_id = ?",
+                    (user_id, guild_id),
+                ),
+                ratings=await tx.execute(
+                    "DELETE FROM ratings WHERE user_id = ? AND scope_id = ?", (user_id, guild_id)
+                ),
+                season_ratings=await tx.execute(
+                    "DELETE FROM season_ratings WHERE user_id = ? AND guild_id = ?", (user_id, guild_id)
+                ),
+                hosted=await tx.execute(
+                    "UPDATE games SET host_id = 0 WHERE host_id = ? AND guild_id = ?", (user_id, guild_id)
+                ),
+            )
+            counts = {name: getattr(forgotten, name) for name in forgotten.__dataclass_fields__}
+            logged = await self._log(tx, guild_id, by, "forget", counts, now)
+        return forgotten, logged
+
+
+def _results_where(game: str, guild_id: int | None, season: Season | None = None) -> tuple[str, list[Any]]:
+    """The condition on ``results r`` for ``game`` in one server (or everywhere), and in one of
+    the server's seasons if given."""
     if guild_id is None:
         return "r.game = ?", [game]
-    return "r.game = ? AND r.guild_id = ?", [game, guild_id]
+    where, params = "r.game = ? AND r.guild_id = ?", [game, guild_id]
+    if season is not None:  # a result finished at the very instant a season started is the old one's
+        where += " AND r.finished_at > ?"
+        params.append(season.started_at)
+        if season.ended_at is not None:
+            where += " AND r.finished_at <= ?"
+            params.append(season.ended_at)
+    return where, params
+
+
+def _ratings_of(season: Season | None) -> tuple[str, list[Any]]:
+    """Where the ratings of a leaderboard are (``scope_id, game, user_id, display``): the live
+    ratings, or a past season's as they were when it closed."""
+    if season is None or season.current:
+        return "ratings", []
+    return (
+        "(SELECT guild_id AS scope_id, game, user_id, display FROM season_ratings WHERE season = ?)",
+        [season.number],
+    )
 
 
 def _streak(won: Sequence[bool]) -> int:
@@ -573,3 +861,4 @@ def _streak(won: Sequence[bool]) -> int:
             break
         count += 1
     return count if first else -count
+

@@ -86,6 +86,9 @@ async def answer_error(interaction: discord.Interaction, error: Exception) -> No
         await private(interaction, str(original))
     elif isinstance(original, workers.WorkTooLong):
         await private(interaction, "That took too long; nothing was changed. Try again later.")
+    elif isinstance(original, workers.WorkerLost):
+        log.warning("/%s: %s", getattr(interaction.command, "qualified_name", "?"), original)
+        await private(interaction, "That work stopped before it was done; nothing was changed. Try again.")
     elif isinstance(original, app_commands.TransformerError | app_commands.CheckFailure):
         await private(interaction, str(original))
     elif unavailable(original):

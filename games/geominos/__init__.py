@@ -1,7 +1,7 @@
 """Geominos: place two-sided polyomino tiles on a 21x21 board, matching pips like dominoes;
 pips on light squares cost points, and the fewest points wins.
 
-Rules as implemented: the README's section on the game (summary in :data:`GAME.summary`).
+Rules as implemented: docs/games/geominos.md (summary in :data:`GAME.summary`).
 Tiles, shapes and poses are in :mod:`games.geominos.tiles`, board geometry in
 :mod:`games.geominos.board`, options, moves and the state in :mod:`games.geominos.state`, the
 rules in :mod:`games.geominos.rules`, the notation (``Chair B90 K12``) in

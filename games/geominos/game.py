@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from games.ai.profile import SearchProfile
-from games.core import Events, Game, GameOptions, Outcome, outcome_phrase, plural
+from games.core import Events, Game, GameOptions, Outcome, counted, outcome_phrase
 from games.geominos import notation, rules
 from games.geominos.state import EXTRA_MINUTE, Move, State
 from games.geominos.state import Options as GeominosOptions
@@ -171,7 +171,7 @@ class Geominos(Game[State, Move]):
 
     def move_label(self, state: State, move: Move) -> str:
         """The notation with the points it costs."""
-        return f"{notation.format_move(move)} · {plural(rules.move_cost(move), 'point')}"
+        return f"{notation.format_move(move)} · {counted(rules.move_cost(move), 'point')}"
 
     def move_gain(self, state: State, move: Move) -> float:
         """Minus the points the placement costs (bigger tiles first among equals)."""

@@ -14,7 +14,7 @@ from dataclasses import replace
 from functools import cache
 from typing import Any
 
-from games.core import Event, EventKind, Events, Outcome, rank_by_scores, seeded_rng
+from games.core import Event, EventKind, Events, Outcome, counted, rank_by_scores, seeded_rng
 from games.errors import InvalidOptionsError, quote
 from games.geominos.board import SIZE, center_origin, placement_cost
 from games.geominos.state import (
@@ -55,7 +55,7 @@ def read_deal(deal: Any, games: int) -> tuple[tuple[str, ...], ...]:
         raise InvalidOptionsError(shape)
     raw_decks = [deal] if all(isinstance(card, str) for card in deal) else list(deal)
     if len(raw_decks) > games:
-        raise InvalidOptionsError(f"{shape} This game has {games} game{'s' if games > 1 else ''}.")
+        raise InvalidOptionsError(f"{shape} This game has {counted(games, 'game')}.")
     return tuple(read_deck(number, raw) for number, raw in enumerate(raw_decks, start=1))
 
 

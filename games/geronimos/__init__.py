@@ -1,6 +1,6 @@
 """Geronimos: two players lay hexagonal number cards and try to surround an enemy card.
 
-Rules as implemented: the README's section on the game (summary in :data:`GAME.summary`).
+Rules as implemented: docs/games/geronimos.md (summary in :data:`GAME.summary`).
 
 Modules: :mod:`cards` and :mod:`hexgrid` (values and geometry), :mod:`state` (options, moves,
 the state), :mod:`rules` (the rules as functions of a state), :mod:`notation`,

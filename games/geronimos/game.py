@@ -8,10 +8,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from games.ai.profile import SearchProfile
-from games.core import Events, Game, GameOptions, Outcome, outcome_phrase
+from games.core import Events, Game, GameOptions, Outcome, counted, outcome_phrase, with_note
 from games.geronimos import heuristic, notation, rules
 from games.geronimos.cards import LEADER
-from games.geronimos.hexgrid import format_cell
 from games.geronimos.state import DISCARD, SEAT_NAMES, Move, MoveKind, Options, State
 
 GeronimosOptions = Options
@@ -39,10 +38,10 @@ declines the rest."""
 PHRASES: Mapping[str, str] = {
     "top_card": "has one more card on top {points}",
     "covered": "has {subject} covered by {other} {points}",
-    "bonus": "matches {subject} numbers: {count} bonus card{s}",
+    "bonus": "matches {subject} numbers: {count:@bonus card}",
     "bonus_draw": "draws bonus card {subject}",
-    "bonus_declined": "declines {count} bonus card{s}",
-    "bonus_bag_empty": "has no card left in the bag for {count} bonus card{s}",
+    "bonus_declined": "declines {count:@bonus card}",
+    "bonus_bag_empty": "has no card left in the bag for {count:@bonus card}",
     "draw": "draws {subject}",
     "bag_empty": "has an empty bag, so {other} plays on",
     "discard": "discards {subject}: it fits nowhere",
@@ -174,7 +173,7 @@ class Geronimos(Game[State, Move]):
             what = "bonus card"
         line = f"{who} must play the {what}: {card}."
         if state.bonus_left:
-            line += f" Then {state.bonus_left} more bonus card{'s' if state.bonus_left > 1 else ''}."
+            line += f" Then {counted(state.bonus_left, 'more bonus card')}."
         if self.forced_move(state) is not None:
             line += " It fits nowhere: `discard`."
         return line
@@ -187,8 +186,8 @@ class Geronimos(Game[State, Move]):
         if move.kind is MoveKind.BONUS:
             return f"{text} · draw your next bonus card ({state.bonus_left} on offer)"
         if move.kind is MoveKind.STOP:
-            return f"{text} · decline {state.bonus_left} bonus card{'s' if state.bonus_left > 1 else ''}"
-        return " · ".join([text, *placement_notes(state, move)])[:90]
+            return f"{text} · decline {counted(state.bonus_left, 'bonus card')}"
+        return " · ".join([text, *placement_notes(state, move)])[:100]
 
     def evaluate(self, state: State, seat: int) -> float:
         """Siege progress (see :mod:`games.geronimos.heuristic`), or +-1e6 once decided."""
@@ -212,7 +211,7 @@ def called(names: Sequence[str], seat: int) -> str:
 
 def start_story(state: State, names: Sequence[str]) -> str:
     """How the start went: the cards drawn, any redraw, who laid first and what."""
-    blue, red = f"{called(names, 0)} (Blue)", f"{called(names, 1)} (Red)"
+    blue, red = with_note(called(names, 0), "Blue"), with_note(called(names, 1), "Red")
     lines = []
     for cards in state.start_draws:
         lines.append(f"{blue} draws {cards[0]}, {red} draws {cards[1]}.")
@@ -230,7 +229,8 @@ def start_story(state: State, names: Sequence[str]) -> str:
 
 
 def placement_notes(state: State, move: Move) -> list[str]:
-    """What a placement does: a win or a loss, bonus cards, a covered card."""
+    """What a placement does, as the other games' suggestions say it: a win or a loss, the
+    score (cards on top) it makes, the siege it builds, bonus cards, a covered card."""
     assert move.cell is not None
     notes: list[str] = []
     gain = heuristic.placement_gain(state, move)
@@ -238,11 +238,35 @@ def placement_notes(state: State, move: Move) -> list[str]:
         notes.append("WINS: surrounds a card")
     elif gain <= -heuristic.WIN:
         notes.append("loses: your card would be surrounded")
+    seat = state.turn
+    covered = state.tops.get(move.cell)
+    notes.append(_score_note(covered, seat))
+    notes.append(_siege_note(state, move))
     matches, bonus = rules.earned_bonus(state, move)
     if bonus:
-        notes.append(f"{matches} matches, +{bonus} card{'s' if bonus > 1 else ''}")
-    covered = state.tops.get(move.cell)
+        notes.append(f"{matches} matches: {counted(bonus, 'bonus card')}")
     if covered is not None:
-        owner = "your" if covered.owner == state.turn else f"{SEAT_NAMES[covered.owner]}'s"
-        notes.append(f"covers {owner} {covered.text} at {format_cell(move.cell)}")
+        owner = "your" if covered.owner == seat else f"{SEAT_NAMES[covered.owner]}'s"
+        notes.append(f"covers {owner} {covered.text}")
     return notes
+
+
+def _score_note(covered: Any, seat: int) -> str:
+    """The score a placement makes (the score is the cards on top)."""
+    if covered is None:
+        return "+1 on top"
+    if covered.owner == seat:
+        return "+0 on top"
+    return f"+1 on top, {SEAT_NAMES[covered.owner]} −1"
+
+
+def _siege_note(state: State, move: Move) -> str:
+    """The mover's best siege (own cards around one enemy card) after the placement."""
+    assert move.cell is not None
+    seat = state.turn
+    before = rules.siege(state.tops, seat)
+    tops = dict(state.tops)
+    tops[move.cell] = rules.placed_piece(move, seat)
+    after = rules.siege(tops, seat)
+    change = f" (+{after - before})" if after > before else f" (−{before - after})" if after < before else ""
+    return f"siege {after}/6{change}"

@@ -7,7 +7,7 @@ from dataclasses import replace
 from typing import Any, ClassVar
 
 from games.ai.profile import SearchProfile
-from games.core import Events, Game, Outcome, Seat
+from games.core import Events, Game, Outcome, Seat, counted, with_note
 from games.puzzominos import notation, rules
 from games.puzzominos.state import SET_SIZE, Move, MoveKind, Placement, State
 from games.puzzominos.state import Options as PuzzOptions
@@ -45,9 +45,9 @@ class PuzzOminos(Game[State, Move]):
         "the right, y downward. `pass` declines a Free Turn's second piece."
     )
     phrases: ClassVar[Mapping[str, str]] = {
-        "touch": "touches {count} {subject} square{s} {points}",
-        "enclose": "encloses {count} empty square{s} {points}",
-        "enclose_last": "last piece encloses {count} empty square{s} {points}",
+        "touch": "touches {count:@{subject} square} {points}",
+        "enclose": "encloses {count:@empty square} {points}",
+        "enclose_last": "last piece encloses {count:@empty square} {points}",
         "enclose_idle": "encloses {count} empty squares: no points (3 or more)",
         "free_turn": "Free Turn: {name} plays a second piece",
         "free_turn_no_room": "has no place for a Free Turn's second piece",
@@ -55,7 +55,7 @@ class PuzzOminos(Game[State, Move]):
         "stuck": "{name} cannot place a piece and passes for the rest of the game",
         "all_played": f"{{name}} played all {SET_SIZE} pieces",
         "nobody_can_place": "neither player can place a piece",
-        "final_score": "{name} ({subject}) ends with {count} point{s}",
+        "final_score": "{name} ({subject}) ends with {count:@point}",
     }
 
     def _new(self, players: int, options: PuzzOptions, seed: int, deal: Any) -> State:
@@ -112,10 +112,10 @@ class PuzzOminos(Game[State, Move]):
 
     def describe(self, state: State, names: Sequence[str]) -> str:
         def called(seat: Seat) -> str:
-            return f"{names[seat] if seat < len(names) else 'a player'} ({state.colour(seat).label})"
+            return with_note(names[seat] if seat < len(names) else "a player", state.colour(seat).label)
 
         order = (state.red, 1 - state.red)
-        left = " · ".join(f"{called(s)}: {len(state.left(s))} pieces left" for s in order)
+        left = " · ".join(f"{called(s)}: {counted(len(state.left(s)), 'piece')} left" for s in order)
         if state.to_act is None:
             return f"{left} · game over"
         extra = ""

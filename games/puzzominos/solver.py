@@ -48,17 +48,28 @@ Perm = tuple[int, ...]
 
 FIRST_BUDGET = 1000
 """Positions the first attempt of a completion search may look at (then 1.5 times more each)."""
-DEFAULT_LIMIT = 300_000
-"""Positions a completion may look at in all before giving up (a few seconds)."""
-CHECK_LIMIT = 100_000
-"""Positions :func:`check` may look at to decide whether a target can be filled (a custom
-target, chosen by a player, is checked this far before a game starts: a few seconds at most)."""
+DEFAULT_LIMIT = 50_000
+"""Positions a completion (a hint) may look at in all before giving up. A position of the
+completion search costs 0.04-0.07 ms of CPU on this project's 2-core machine (up to about
+0.15 ms on a 120-square target with all 24 pieces left), so 50,000 positions are 2-4 s at
+worst, whatever the target. Two-set positions can need that many: 10x12 with two Is along the
+top edge takes 32,000. A budget is a count of positions, never seconds, so an answer never
+depends on the machine's speed or load."""
+CHECK_LIMIT = 20_000
+"""Positions :func:`check` may look at to decide whether a target can be filled. Every named
+target is solved within 7,600 (3x20, the hardest), so 20,000 leave room for drawn shapes; a
+target not decided within it is refused (:func:`games.puzzosolo.rules.check_target`)."""
 PADDING = 4
 """Unused bits after each line of the layout, so that shifted shapes never wrap onto the next line."""
 
 
 class SearchLimitError(GameError):
     """The completion search looked at its limit of positions without an answer either way."""
+
+    def __init__(self, message: str, positions: int = 0) -> None:
+        super().__init__(message)
+        self.positions = positions
+        """How many positions were looked at (the limit)."""
 
 
 class _OutOfBudget(Exception):
@@ -77,10 +88,16 @@ class Budget:
         """Take ``positions`` from what is left."""
         self.left -= positions
 
+    @property
+    def spent(self) -> int:
+        """Positions looked at so far."""
+        return (sys.maxsize if self.limit is None else self.limit) - self.left
+
     def exhausted(self) -> SearchLimitError:
         """The error for a budget used up."""
         return SearchLimitError(
-            f"The solver stopped after looking at {self.limit:,} positions: the count is beyond its limit."
+            f"The solver stopped after looking at {self.limit:,} positions: the count is beyond its limit.",
+            self.spent,
         )
 
 
@@ -140,6 +157,13 @@ class Problem:
         self.shapes: list[tuple[int, tuple[int, ...]]] = []
         self.masks_of: dict[str, list[int]] = {name: self._placements(name) for name in self.names}
         self.mask_of_place: dict[Place, int] = {place: mask for mask, place in self.place_of.items()}
+        groups: dict[int, list[tuple[int, ...]]] = {}
+        for field, offsets in self.shapes:
+            groups.setdefault(field, []).append(offsets)
+        self.shape_groups: tuple[tuple[int, tuple[tuple[int, ...], ...]], ...] = tuple(
+            (field, tuple(shapes)) for field, shapes in groups.items()
+        )
+        """``shapes`` grouped by piece name (its field): a name not left is skipped at once."""
         self.table: list[tuple[Choice, ...]] = [self._choices(bit) for bit in range(self.size)]
         """Per square: the placements whose first square it is, grouped by piece name."""
         self.probed: list[tuple[Choice, ...]] = [
@@ -360,18 +384,16 @@ class Problem:
         """``(once, twice, thrice)``: the empty squares that at least one, two and three
         placements of the pieces left can cover."""
         once = twice = thrice = 0
-        for field, offsets in self.shapes:
+        for field, shapes in self.shape_groups:
             if not left & field:
                 continue
-            anchors = -1
-            for offset in offsets:
-                anchors &= empty >> offset
-            if anchors:
-                for offset in offsets:
-                    covered = anchors << offset
-                    thrice |= twice & covered
-                    twice |= once & covered
-                    once |= covered
+            for a, b, c, d, e in shapes:
+                anchors = empty >> a & empty >> b & empty >> c & empty >> d & empty >> e
+                if anchors:
+                    for covered in (anchors << a, anchors << b, anchors << c, anchors << d, anchors << e):
+                        thrice |= twice & covered
+                        twice |= once & covered
+                        once |= covered
         return once, twice, thrice
 
     def next_square(self, empty: int, left: int, backwards: bool) -> int | None:
@@ -392,29 +414,34 @@ class Problem:
             scarce = min(regions, key=int.bit_count)
         return 1 << (scarce.bit_length() - 1) if backwards else scarce & -scarce
 
-    def first_completion(self, empty: int, left: int, limit: int | None = None) -> list[int] | None:
+    def first_completion(
+        self, empty: int, left: int, limit: int | None = None, budget: Budget | None = None
+    ) -> list[int] | None:
         """One way to fill ``empty`` with pieces from ``left``, or None if there is none.
 
         The search restarts with a growing budget of positions, each time from the other end of
         the scan order, so that one unlucky early choice does not trap it;
         positions proven dead stay dead across restarts, so the restarts add little to a proof
-        that there is no completion. Raises :class:`SearchLimitError` after ``limit`` positions.
+        that there is no completion. Raises :class:`SearchLimitError` after ``limit`` positions
+        (or when ``budget``, shared with other searches, runs out); the positions looked at are
+        taken from ``budget``.
         """
+        spent = Budget(limit) if budget is None else budget
         covering = self.covering
         shift = self.all_pieces.bit_length() + 1
         dead: set[int] = set()
         chosen: list[int] = []
-        budget = visited = 0
+        room = 0
 
         def fill(empty: int, left: int, attempt: int) -> bool:
-            nonlocal budget
+            nonlocal room
             if not empty:
                 return True
             key = empty << shift | left
             if key in dead:
                 return False
-            budget -= 1
-            if budget < 0:
+            room -= 1
+            if room < 0:
                 raise _OutOfBudget
             square = self.next_square(empty, left, backwards=attempt % 2 == 1)
             if square is not None:
@@ -429,20 +456,22 @@ class Problem:
 
         allowance = FIRST_BUDGET
         for attempt in itertools.count():
-            if limit is not None:
-                allowance = min(allowance, limit - visited)
-            budget = allowance
+            room = start = max(0, min(allowance, spent.left))
             try:
-                return chosen if fill(empty, left, attempt) else None
+                found = fill(empty, left, attempt)
             except _OutOfBudget:
+                spent.spend(start)
                 chosen.clear()
-                visited += allowance
-                if limit is not None and visited >= limit:
+                if spent.left <= 0:
                     raise SearchLimitError(
-                        f"The solver gave up after looking at {visited:,} positions without deciding "
-                        "whether this position can be completed."
+                        f"The solver gave up after looking at {spent.spent:,} positions without deciding "
+                        "whether this position can be completed.",
+                        spent.spent,
                     ) from None
                 allowance = allowance * 3 // 2
+                continue
+            spent.spend(start - room)
+            return chosen if found else None
         raise AssertionError("unreachable")
 
     # -- positions and symmetry ---------------------------------------------------------------
@@ -576,7 +605,7 @@ def problem(target: Target) -> Problem:
 
 
 def complete(
-    target: Target, placed: Sequence[Place], limit: int | None = DEFAULT_LIMIT
+    target: Target, placed: Sequence[Place], limit: int | None = DEFAULT_LIMIT, budget: Budget | None = None
 ) -> tuple[Place, ...] | None:
     """Placements (target coordinates) that fill the rest of ``target`` after ``placed``.
 
@@ -585,13 +614,14 @@ def complete(
     target's set(s) hold it. Raises :class:`SearchLimitError` (a ``GameError`` whose message
     a player can read) if the search looks at more than ``limit`` positions without an answer:
     that can happen on the two-set targets, where proving that a position is hopeless may take
-    a very long time (``limit=None`` searches to the end).
+    a very long time (``limit=None`` searches to the end). With ``budget`` (then ``limit`` is
+    not used) the positions are taken from it: several searches can share one budget.
     """
     compiled = problem(target)
     start = compiled.position(placed)
     if start is None or compiled.homeless_squares() > 0:
         return None
-    masks = compiled.first_completion(*start, limit=limit)
+    masks = compiled.first_completion(*start, budget=Budget(limit) if budget is None else budget)
     return None if masks is None else tuple(compiled.place_of[mask] for mask in masks)
 
 
@@ -633,6 +663,8 @@ class Check:
     solution: tuple[Place, ...] = ()
     homeless: tuple[str, ...] = ()
     limit: int | None = None
+    positions: int = 0
+    """How many positions the search looked at (at most ``limit``)."""
 
 
 def check(target: Target, limit: int | None = CHECK_LIMIT) -> Check:
@@ -645,13 +677,15 @@ def check(target: Target, limit: int | None = CHECK_LIMIT) -> Check:
     compiled = problem(target)
     if compiled.homeless_squares() > 0:
         return Check(Verdict.UNSOLVABLE, homeless=compiled.homeless(), limit=limit)
+    budget = Budget(limit)
     try:
-        masks = compiled.first_completion(compiled.full, compiled.all_pieces, limit=limit)
+        masks = compiled.first_completion(compiled.full, compiled.all_pieces, budget=budget)
     except SearchLimitError:
-        return Check(Verdict.UNDECIDED, limit=limit)
+        return Check(Verdict.UNDECIDED, limit=limit, positions=budget.spent)
     if masks is None:
-        return Check(Verdict.UNSOLVABLE, limit=limit)
-    return Check(Verdict.SOLVABLE, tuple(compiled.place_of[mask] for mask in masks), limit=limit)
+        return Check(Verdict.UNSOLVABLE, limit=limit, positions=budget.spent)
+    solution = tuple(compiled.place_of[mask] for mask in masks)
+    return Check(Verdict.SOLVABLE, solution, limit=limit, positions=budget.spent)
 
 
 def render(target: Target, placed: Sequence[Place]) -> str:

@@ -23,6 +23,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
+from games.core import counted
 from games.errors import InvalidMoveError, InvalidOptionsError, quote
 from games.puzzominos.pieces import PENTOMINOES
 from games.puzzominos.reading import DIGITS, Scanner
@@ -300,18 +301,18 @@ def _check_area(spec: str, area: int, advice: str = "") -> None:
     most = SET_SQUARES * MAX_SETS
     if area < PIECE_SIZE:
         raise InvalidOptionsError(
-            f"{quote(spec)} has {area} square{'s' if area != 1 else ''}; a target needs at least "
+            f"{quote(spec)} has {counted(area, 'square')}; a target needs at least "
             f"{PIECE_SIZE} (one pentomino)."
         )
     if area > most:
         raise InvalidOptionsError(
-            f"{quote(spec)} has {area} squares; both sets together cover at most {most}: "
-            f"make it {area - most} squares smaller."
+            f"{quote(spec)} has {counted(area, 'square')}; both sets together cover at most {most}: "
+            f"make it {counted(area - most, 'square')} smaller."
         )
     extra = area % PIECE_SIZE
     if extra:
         raise InvalidOptionsError(
-            f"{quote(spec)} has {area} squares; a target needs a multiple of {PIECE_SIZE} (each "
+            f"{quote(spec)} has {counted(area, 'square')}; a target needs a multiple of {PIECE_SIZE} (each "
             f"pentomino covers {PIECE_SIZE}): add {PIECE_SIZE - extra} or take {extra} away.{advice}"
         )
 
@@ -346,7 +347,7 @@ def parse_shape(text: str) -> Target:
     _check_connected(text, cells)
     sets = 1 if len(cells) <= SET_SQUARES else 2
     title = (
-        f"shape {width} wide and {height} high, {len(cells)} squares, with "
+        f"shape {width} wide and {height} high, {counted(len(cells), 'square')}, with "
         f"{pieces_phrase(len(cells) // PIECE_SIZE, sets)}"
     )
     return _make(f"shape {width}x{height}", title, cells, spec)

@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from games.ai.profile import SearchProfile
-from games.core import Events, Game, GameOptions, Outcome, Seat
+from games.core import Events, Game, GameOptions, Outcome, Seat, counted
 from games.puzzominos.solver import SearchLimitError
 from games.puzzominos.targets import parse_target, square_name, standing_name
 from games.puzzosolo import notation, rules
@@ -62,11 +62,11 @@ class PuzzSolo(Game[State, Move]):
         "`undo` takes back the last piece, `giveup` ends the game and shows a solution."
     )
     phrases: ClassVar[Mapping[str, str]] = {
-        "placed": "{count} square{s} left to fill",
-        "placed_on_hint": "placed on a hint; {count} square{s} left to fill",
+        "placed": "{count:@square} left to fill",
+        "placed_on_hint": "placed on a hint; {count:@square} left to fill",
         "took_back": "took back {subject}",
         "target_solved": "solved {subject}!",
-        "target_solved_with_hints": "solved {subject} with {count} hint{s}!",
+        "target_solved_with_hints": "solved {subject} with {count:@hint}!",
         "target_given_up": "gave up on {subject}",
         "position_completed": "your position completed: {subject}",
         "a_solution": "a solution: {subject}",
@@ -104,6 +104,12 @@ class PuzzSolo(Game[State, Move]):
     def _apply(self, state: State, move: Move) -> tuple[State, Events]:
         return rules.apply_move(state, move)
 
+    def searches(self, state: State, move: Move) -> bool:
+        return move.kind is MoveKind.GIVE_UP
+
+    def prepare(self, state: State) -> None:
+        rules.prepare(state)
+
     def _resign(self, state: State, seat: Seat) -> tuple[State, Events]:
         return rules.resign(state)
 
@@ -131,11 +137,11 @@ class PuzzSolo(Game[State, Move]):
 
     def describe(self, state: State, names: Sequence[str]) -> str:
         target = state.target
-        pieces = f"{len(state.placed)} of {target.needed} pieces placed"
-        extra = f" · {state.hints} hint{'s' if state.hints != 1 else ''}" if state.hints else ""
+        pieces = f"{len(state.placed)} of {counted(target.needed, 'piece')} placed"
+        extra = f" · {counted(state.hints, 'hint')}" if state.hints else ""
         if state.status is not SoloStatus.PLAYING:
             return f"{target.name}: {pieces}{extra} · {state.status}"
-        return f"{target.name}: {pieces}, {state.empty_squares} squares to fill{extra}"
+        return f"{target.name}: {pieces}, {counted(state.empty_squares, 'square')} to fill{extra}"
 
     def move_gain(self, state: State, move: Move) -> float:
         if move.kind is MoveKind.UNDO:

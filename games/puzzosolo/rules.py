@@ -18,11 +18,14 @@ from games.puzzominos.solver import CHECK_LIMIT, Verdict
 from games.puzzominos.targets import PIECE_SIZE, Target, parse_target
 from games.puzzosolo.state import GIVE_UP, UNDO, Move, MoveKind, Options, Placed, SoloStatus, State
 
-GIVE_UP_LIMIT = 20_000
-"""Positions the solver may look at to complete the player's own position when they give up."""
-SOLUTION_LIMIT = solver.DEFAULT_LIMIT
-"""Positions the solver may look at to find a solution of the empty target (every named target
-is solved within a small part of it)."""
+GIVE_UP_LIMIT = 5_000
+"""Positions the solver may look at to complete the player's own position when they give up
+(then a solution of the empty target is shown instead)."""
+SOLUTION_LIMIT = CHECK_LIMIT
+"""Positions the solver may look at to find a solution of the empty target: the same search and
+limit as :func:`check_target`, so every target a game was started on shows a solution."""
+GIVE_UP_MOST = GIVE_UP_LIMIT + SOLUTION_LIMIT
+"""The most positions a give-up looks at (25,000: a few seconds of CPU at worst)."""
 HINT_LIMIT = solver.DEFAULT_LIMIT
 """Positions a hint may look at before saying the position is too open to decide quickly."""
 WALLS_OFF = -3.0
@@ -38,6 +41,12 @@ def new_state(options: Options, deal: object) -> State:
 
 
 # -- placements ----------------------------------------------------------------------------------
+
+
+def prepare(state: State) -> None:
+    """Compile the state's target for the solver (kept for later moves; a second or more for a
+    drawn target of 120 squares)."""
+    solver.problem(state.target)
 
 
 @lru_cache(maxsize=32)
@@ -198,7 +207,7 @@ def shown_solution(state: State) -> tuple[Place, ...]:
         rest = None
     if rest is not None:
         return (*state.places, *rest)
-    return first_solution(state.target)
+    return first_solution(state.target, SOLUTION_LIMIT)
 
 
 def hint_place(state: State, limit: int = HINT_LIMIT) -> Place | None:
@@ -244,13 +253,17 @@ class TargetCheck:
 
     @property
     def refused(self) -> bool:
-        """True when the target is proven impossible (a game on it must not start)."""
-        return self.verdict is Verdict.UNSOLVABLE
+        """True unless the target is proven fillable: a game must not start on a target proven
+        impossible, nor on one the solver could not decide (its give-up would have no solution
+        to show, and its hints might never come)."""
+        return self.verdict is not Verdict.SOLVABLE
 
 
 def check_target(spec: str, limit: int | None = CHECK_LIMIT) -> TargetCheck:
     """Run the solver on the target ``spec`` names (an option value), within ``limit``
-    positions. Raises :class:`InvalidOptionsError` when ``spec`` names no target."""
+    positions (never seconds: the verdict is the same on any machine). Every target is decided
+    (a solution, or proof that there is none) or refused with the reason. Raises
+    :class:`InvalidOptionsError` when ``spec`` names no target."""
     target = parse_target(spec)
     found = solver.check(target, limit)
     name = f"`{target.name}`"
@@ -259,8 +272,9 @@ def check_target(spec: str, limit: int | None = CHECK_LIMIT) -> TargetCheck:
     if found.verdict is Verdict.UNDECIDED:
         return TargetCheck(
             found.verdict,
-            f"The solver could not tell within {limit:,} positions whether {name} can be filled; "
-            "it may have no solution (hints and giving up may not find one either).",
+            f"The solver could not tell within {found.positions:,} positions whether {name} can be "
+            "filled, so no game starts on it: it may have no solution, and then giving up could show "
+            "none and hints would not come. Draw a smaller or simpler shape, or choose a named target.",
         )
     why = f": {', '.join(found.homeless)} fit nowhere in it" if found.homeless else ""
     return TargetCheck(

@@ -1,6 +1,6 @@
 """Tile Up!: stack numbered tiles in three colours to match the shapes on goal cards.
 
-Rules as implemented: the README's section on the game and :data:`GAME.summary`. Modules:
+Rules as implemented: docs/games/tileup.md and :data:`GAME.summary`. Modules:
 :mod:`~games.tileup.data` (squares, tiles, shapes, cards), :mod:`~games.tileup.board`
 (placement and regions), :mod:`~games.tileup.setup` (the deal), :mod:`~games.tileup.state`
 (options, moves, state), :mod:`~games.tileup.rules`, :mod:`~games.tileup.notation`,

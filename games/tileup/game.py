@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from games.ai.profile import SearchProfile
-from games.core import Events, Game, Outcome, Seat, outcome_phrase
+from games.core import Events, Game, Outcome, Seat, counted, outcome_phrase
 from games.tileup import board as geo
 from games.tileup import heuristics, notation, rules
 from games.tileup import state as values
@@ -26,7 +26,7 @@ SUMMARY = (
 
 PHRASES: Mapping[str, str] = {
     "drew_goal": "draws a goal card",
-    "drew_tiles": "draws {count} tile{s}",
+    "drew_tiles": "draws {count:@tile}",
     "deck_turned": "the discard pile is turned over as the new goal deck",
     "goal_card": "scores {subject} {points}",
     "face_up_replaced": "face-up card {count} is now {subject}",
@@ -131,7 +131,7 @@ class TileUp(Game[State, Move]):
     def describe(self, state: State, names: Sequence[str]) -> str:
         """Turn step, tile and card counts, the face-up cards, bag and deck sizes."""
         holding = ", ".join(
-            f"{names[s]} {state.tile_counts[s]} tiles/{state.card_counts[s]} cards"
+            f"{names[s]} {counted(state.tile_counts[s], 'tile')} and {counted(state.card_counts[s], 'card')}"
             for s in range(state.players)
             if s not in state.forfeited
         )
@@ -149,10 +149,11 @@ class TileUp(Game[State, Move]):
             Step.START: "take one action (`goal`, `tiles` or place tiles like `O4@C5`), score cards any "
             "time, then `end`",
             Step.DREW: "action taken: score cards or `end`",
-            Step.PLACED: f"placing: place more tiles ({left} in hand), score cards or `end`"
+            Step.PLACED: f"placing: place more tiles ({counted(left, 'tile')} in hand), score cards or `end`"
             if left
             else "placing: no tiles left, score cards or `end`",
-            Step.DISCARD: f"over the limits ({left} tiles, {state.card_counts[seat]} goal cards): `discard` "
+            Step.DISCARD: f"over the limits ({counted(left, 'tile')}, "
+            f"{counted(state.card_counts[seat], 'goal card')}): `discard` "
             f"down to {TILE_LIMIT} tiles and {CARD_LIMIT} goal cards",
         }
         text = f"{names[seat]}: {steps[state.step]}"
@@ -196,7 +197,7 @@ class TileUp(Game[State, Move]):
             return text
         labels = {
             MoveKind.GOAL: "goal — draw a goal card",
-            MoveKind.TILES: f"tiles — draw {min(3, state.bag_size)} tiles",
+            MoveKind.TILES: f"tiles — draw {counted(min(3, state.bag_size), 'tile')}",
             MoveKind.END: "end — end your turn",
         }
         return labels.get(move.kind, text)

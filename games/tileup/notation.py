@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from games.core import counted
 from games.errors import IllegalMoveError, InvalidMoveError, quote
 from games.tileup import board as geo
 from games.tileup.data import (
@@ -198,7 +199,7 @@ def score_problem(state: State, move: Move) -> str | None:
         return f"the top tile on {where} is not {colour}; card {move.card} is {card_label(card)}"
     if shape_of(squares) != card_shape(card):
         return (
-            f"the {colour} region at {where} has {len(squares)} squares and is not exactly a "
+            f"the {colour} region at {where} has {counted(len(squares), 'square')} and is not exactly a "
             f"{card_shape(card)} (no other tile of its colour may touch the shape)"
         )
     return None

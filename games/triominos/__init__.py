@@ -1,6 +1,6 @@
 """Tri-Ominos: 2-6 players lay triangular number tiles, matching every touching corner.
 
-Rules as implemented: the README's section on the game (summary in :data:`GAME.summary`);
+Rules as implemented: docs/games/triominos.md (summary in :data:`GAME.summary`);
 the board geometry is in :mod:`games.triominos.grid`, the notation in
 :mod:`games.triominos.notation`.
 

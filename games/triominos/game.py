@@ -40,18 +40,18 @@ PHRASES: Mapping[str, str] = {
     "hexagons": "closes {count} hexagons at once {points}",
     "bridge": "forms a bridge {points}",
     # drawing and passing
-    "drew": "draws {count} tile{s} from the well {points}",
+    "drew": "draws {count:@tile} from the well {points}",
     "drawn_fits": "drew {subject}, which fits and must be played now",
     "well_empty": "found nothing that fits and the well is empty: must pass",
-    "draw_limit": "found nothing that fits in {count} draws: must pass",
+    "draw_limit": "found nothing that fits in {count:@draw}: must pass",
     "passed": "passes {points}",
     "turn_lost": "loses the turn {points}",
     # the end of a round
     "went_out": "goes out and wins the round",
     "blocked": "wins the round with the fewest tiles: every player passed and the well is empty",
     "going_out": "takes the going-out bonus {points}",
-    "others_hands": "scores {points} for the {count} tile{s} left in the other hands",
-    "own_hand": "counts {points} for the {count} tile{s} left in their own hand",
+    "others_hands": "scores {points} for the {count:@tile} left in the other hands",
+    "own_hand": "counts {points} for the {count:@tile} left in their own hand",
     "opens_round": "opens round {count} with {subject}",
     # the end of the game (outcome reasons)
     "round_winner_at_target": "{name} won the last round and reached the target",

@@ -10,7 +10,7 @@ import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
-from games.core import Event, EventKind, Events, Outcome, rank_by_scores, seeded_rng
+from games.core import Event, EventKind, Events, Outcome, counted, rank_by_scores, seeded_rng
 from games.errors import InvalidOptionsError, quote
 from games.triominos.grid import Cell, cells_at, corner_parts, corners, format_cell
 from games.triominos.state import DRAW_MOVE, HIDDEN, PASS_MOVE, Move, MoveKind, Options, State, placement
@@ -93,7 +93,7 @@ def _normalise_round(index: int, order: object) -> tuple[str, ...]:
         raise InvalidOptionsError(f"Round {index + 1} of the deal must be a list of tile names.")
     if len(order) > len(TILES):
         raise InvalidOptionsError(
-            f"Round {index + 1} of the deal lists {len(order)} tiles; there are only {len(TILES)}."
+            f"Round {index + 1} of the deal lists {counted(len(order), 'tile')}; there are only {len(TILES)}."
         )
     listed: list[str] = []
     for item in order:

@@ -1,29 +1,46 @@
-"""The database and shard settings, and which games a process's shards own."""
+"""Every setting is checked (one line per bad setting: the setting, its value, what is allowed),
+secrets are never shown, and which games a process's shards own."""
 
 from __future__ import annotations
+
+import logging
+from pathlib import Path
 
 import pytest
 
 from bot.client import ShardedTilehostBot, TilehostBot, create_bot
 from bot.limits import Rate
-from bot.settings import DEFAULT_RATE_CHANNEL, DEFAULT_RATE_USER, ConfigError, Settings, load_settings
-from bot.shards import ShardError, Shards, parse_ids, shard_of
-
-SETTINGS = (
-    "TILEHOST_DB",
-    "TILEHOST_SHARDS",
-    "TILEHOST_SHARD_COUNT",
-    "TILEHOST_RATE_USER",
-    "TILEHOST_RATE_CHANNEL",
+from bot.settings import (
+    DEFAULT_RATE_CHANNEL,
+    DEFAULT_RATE_USER,
+    SETTING_NAMES,
+    ConfigError,
+    RedactingFormatter,
+    Settings,
+    load_settings,
+    mask,
+    redact,
+    token_application_id,
 )
+from bot.shards import ShardError, Shards, parse_ids, shard_of
+from tests.support.tokens import APPLICATION_ID, TOKEN
 
 
 @pytest.fixture
 def env(monkeypatch: pytest.MonkeyPatch) -> pytest.MonkeyPatch:
-    for name in SETTINGS:
+    for name in SETTING_NAMES:
         monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("DISCORD_TOKEN", "t")
+    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
     return monkeypatch
+
+
+def refused(env: pytest.MonkeyPatch, **values: str) -> list[str]:
+    """The lines of the error that these settings give."""
+    for name, value in values.items():
+        env.setenv(name, value)
+    with pytest.raises(ConfigError) as raised:
+        load_settings(None)
+    return str(raised.value).splitlines()
 
 
 def test_defaults_are_sqlite_and_automatic_sharding(env: pytest.MonkeyPatch) -> None:
@@ -42,17 +59,127 @@ def test_rate_limits(env: pytest.MonkeyPatch) -> None:
     env.setenv("TILEHOST_RATE_CHANNEL", "30/15")
     settings = load_settings(None)
     assert (settings.rate_user, settings.rate_channel) == (Rate(3, 9), Rate(30, 15))
-    env.setenv("TILEHOST_RATE_USER", "fast")
-    with pytest.raises(ConfigError, match="TILEHOST_RATE_USER must be REQUESTS/SECONDS, like 12/60"):
-        load_settings(None)
+    assert refused(env, TILEHOST_RATE_USER="fast") == [
+        "TILEHOST_RATE_USER='fast' is not allowed: REQUESTS/SECONDS, like 12/60 (1 to 10000 requests, per at "
+        "most 86400 seconds)."
+    ]
 
 
 def test_postgresql_url(env: pytest.MonkeyPatch) -> None:
     env.setenv("TILEHOST_DB", " postgresql://bot:secret@db.example/tilehost ")
     assert load_settings(None).db_path == "postgresql://bot:secret@db.example/tilehost"
-    env.setenv("TILEHOST_DB", "mysql://db/tilehost")
-    with pytest.raises(ConfigError, match="postgresql://"):
-        load_settings(None)
+    assert refused(env, TILEHOST_DB="mysql://db/tilehost") == [
+        "TILEHOST_DB='mysql://db/tilehost' is not allowed: a SQLite file path, or "
+        "postgresql://user:password@host/database."
+    ]
+    [line] = refused(env, TILEHOST_DB="postgresql://bot:secret@/tilehost")
+    assert "needs a server" in line and "secret" not in line and "bot:***@" in line
+
+
+def test_each_bad_setting_is_one_line_naming_the_setting_the_value_and_what_is_allowed(
+    env: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    lines = refused(
+        env,
+        LOG_LEVEL="verbose",
+        TILEHOST_TURN_HOURS="200",
+        TILEHOST_COMPUTER_SECONDS="fast",
+        DEV_GUILD_ID="my server",
+        TILEHOST_LOCAL_PORT="80000",
+        TILEHOST_NO_BROWSER="maybe",
+        TILEHOST_LOCAL_HOST="my.laptop",
+        TILEHOST_OWNER_IDS="ann",
+        TILEHOST_DB=str(tmp_path),
+    )
+    assert lines == [
+        "TILEHOST_TURN_HOURS='200' is not allowed: a whole number of hours from 0 to 168; 0: no turn clock.",
+        "TILEHOST_LOCAL_PORT='80000' is not allowed: a port number from 1 to 65535.",
+        "DEV_GUILD_ID='my server' is not allowed: a server id (a number like 123456789012345678).",
+        f"TILEHOST_DB={str(tmp_path)!r} is not allowed: it is a folder; name the database file in it "
+        "(like data/tilehost.db).",
+        "TILEHOST_COMPUTER_SECONDS='fast' is not allowed: a number of seconds from 0.1 to 30.",
+        "LOG_LEVEL='verbose' is not allowed: DEBUG, INFO, WARNING, ERROR.",
+        "TILEHOST_OWNER_IDS='ann' is not allowed: Discord user ids separated by commas.",
+        "TILEHOST_LOCAL_HOST='my.laptop' is not allowed: an IP address to listen on: 127.0.0.1 (this machine "
+        "only), or 0.0.0.0 in a container.",
+        "TILEHOST_NO_BROWSER='maybe' is not allowed: 1 or 0 (also true/false, yes/no, on/off).",
+    ]
+
+
+def test_zero_turn_hours_means_no_clock(env: pytest.MonkeyPatch) -> None:
+    assert load_settings(None).turn_seconds == 24 * 3600
+    env.setenv("TILEHOST_TURN_HOURS", "0")
+    assert load_settings(None).turn_seconds == 0, "0 is no clock (as clock_hours:0 in a lobby), not 24"
+    env.setenv("TILEHOST_TURN_HOURS", "168")
+    assert load_settings(None).turn_hours == 168
+    assert refused(env, TILEHOST_TURN_HOURS="-1")[0].startswith("TILEHOST_TURN_HOURS='-1' is not allowed")
+
+
+def test_levels_flags_owners_and_the_local_page(env: pytest.MonkeyPatch) -> None:
+    env.setenv("LOG_LEVEL", "warning")
+    env.setenv("TILEHOST_NO_BROWSER", "yes")
+    env.setenv("TILEHOST_OWNER_IDS", "11, 22")
+    settings = load_settings(None)
+    assert settings.log_level == "WARNING" and not settings.open_browser
+    assert settings.owner_ids == frozenset({11, 22})
+    assert settings.command_sync == "changed", "python -m bot syncs only when the commands changed"
+    assert (settings.local_host, settings.local_port, settings.local_db) == ("127.0.0.1", 0, "data/local.db")
+    [line] = refused(env, TILEHOST_LOCAL_HOST="0.0.0.0")
+    assert "needs TILEHOST_LOCAL_PORT" in line
+    env.setenv("TILEHOST_LOCAL_PORT", "8765")
+    settings = load_settings(None)
+    assert (settings.local_host, settings.local_port) == ("0.0.0.0", 8765)
+
+
+def test_the_token_is_checked_and_never_shown(env: pytest.MonkeyPatch) -> None:
+    assert token_application_id(load_settings(None).token) == APPLICATION_ID
+    for wrong in ("0123456789abcdef0123456789abcdef", "1234567890123456789", f"Bot {TOKEN}"):
+        [line] = refused(env, DISCORD_TOKEN=wrong)
+        assert line.startswith(f"DISCORD_TOKEN=<{len(wrong)} characters, not shown> is not allowed: ")
+        assert wrong not in line and "1234567890" not in line
+    env.delenv("DISCORD_TOKEN")
+    assert load_settings(None, require_token=False).token == ""
+    assert "Reset Token" in refused(env)[0]
+
+
+def test_env_file_fills_in_what_the_environment_leaves(env: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    dotenv = tmp_path / ".env"
+    dotenv.write_text("TILEHOST_TURN_HOURS=5\nLOG_LEVEL=ERROR\n", encoding="utf-8")
+    env.setenv("LOG_LEVEL", "DEBUG")
+    settings = load_settings(dotenv)
+    assert (settings.turn_hours, settings.log_level) == (5, "DEBUG"), "the environment wins over .env"
+    import os
+
+    assert "TILEHOST_TURN_HOURS" not in os.environ, "reading .env changes nothing in the environment"
+
+
+def test_passwords_in_urls_are_masked_everywhere() -> None:
+    assert mask("postgresql://bot:s3cr%40t@db.example:5432/tilehost?sslmode=require") == (
+        "postgresql://bot:***@db.example:5432/tilehost?sslmode=require"
+    )
+    assert (
+        mask("could not reach postgres://u:pw@h/db: refused")
+        == "could not reach postgres://u:***@h/db: refused"
+    )
+    assert mask("postgresql://h/db?user=u&password=pw&sslmode=require") == (
+        "postgresql://h/db?user=u&password=***&sslmode=require"
+    )
+    assert mask("data/tilehost.db") == "data/tilehost.db"
+    assert redact(f"token {TOKEN} postgresql://a:b@c/d", [TOKEN]) == "token *** postgresql://a:***@c/d"
+    settings = Settings(token=TOKEN, db_path="postgresql://bot:secret@db/tilehost")
+    assert TOKEN not in repr(settings) and "secret" not in repr(settings) and "bot:***@db" in repr(settings)
+
+
+def test_logs_never_carry_a_password_or_the_token() -> None:
+    formatter = RedactingFormatter("%(message)s", secrets=[TOKEN])
+    try:
+        raise OSError("connect to postgresql://bot:secret@db/tilehost failed")
+    except OSError as error:
+        record = logging.LogRecord(
+            "bot", logging.ERROR, __file__, 1, "with %s", (TOKEN,), (OSError, error, None)
+        )
+    text = formatter.format(record)
+    assert "secret" not in text and TOKEN not in text and "bot:***@db" in text and "OSError" in text
 
 
 def test_shards_of_one_process(env: pytest.MonkeyPatch) -> None:
@@ -74,12 +201,12 @@ def test_every_shard_in_one_process_drives_every_game(env: pytest.MonkeyPatch) -
 @pytest.mark.parametrize(
     ("count", "ids", "message"),
     [
-        (None, "0-3", "TILEHOST_SHARD_COUNT is not"),
+        (None, "0-3", "TILEHOST_SHARD_COUNT is not set"),
         ("4", "2-9", "shard 4 does not exist"),
         ("4", "3-1", "counts down"),
         ("4", "a", "like 0-3"),
-        ("0", "", "at least 1"),
-        ("many", "", "whole number"),
+        ("0", "", "TILEHOST_SHARD_COUNT='0' is not allowed: a whole number of shards, at least 1"),
+        ("many", "", "TILEHOST_SHARD_COUNT='many' is not allowed"),
     ],
 )
 def test_bad_shard_settings(env: pytest.MonkeyPatch, count: str | None, ids: str, message: str) -> None:

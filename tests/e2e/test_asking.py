@@ -121,9 +121,9 @@ async def test_autocomplete_while_a_game_loads_says_so(
     thread = room(channel, game_id)
     replay = Restorer.replay_stored
 
-    async def slow(self: Restorer, *args: Any) -> Any:
+    async def slow(self: Restorer, *args: Any, **kwargs: Any) -> Any:
         await asyncio.sleep(LOADING_SECONDS)  # a long replay (on the simulated clock)
-        return await replay(self, *args)
+        return await replay(self, *args, **kwargs)
 
     monkeypatch.setattr(Restorer, "replay_stored", slow)
     await env.restart_bot(build_bot(db_path, EXTENSIONS, seed))

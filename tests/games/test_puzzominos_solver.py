@@ -172,7 +172,7 @@ def test_known_counts(name: str, expected: int) -> None:
     assert count_solutions(TARGETS[name]) == expected
 
 
-@pytest.mark.parametrize(("name", "expected"), [("3x20", 8), ("4x15", 1472), ("T", 764)])
+@pytest.mark.parametrize(("name", "expected"), [("3x20", 8), ("4x15", 1472), ("T", 764), ("6x10", 9356)])
 def test_counts_with_every_symmetric_copy(name: str, expected: int) -> None:
     """No solution of these is symmetric, so each class has one copy per symmetry."""
     assert count_solutions(TARGETS[name], distinct=False) == expected

@@ -746,7 +746,7 @@ def test_view_hides_other_screens_and_the_bag() -> None:
 def test_describe_names_the_step_counts_and_face_up_cards() -> None:
     text = GAME.describe(base(), NAMES)
     assert "Ann: take one action" in text
-    assert "Ben 3 tiles/1 cards" in text
+    assert "Ben 3 tiles and 1 card" in text
     assert "1 orange L4, 2 blue X5" in text and "bag 103" in text and "goal deck 23" in text
 
 

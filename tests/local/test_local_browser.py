@@ -2,7 +2,7 @@
 (Debian's, driven by Playwright), two players in two tabs and a computer, a few moves of
 Tri-Ominos typed as slash commands with autocomplete suggestions picked from the list.
 
-Set ``TILEHOST_SCREENSHOTS=docs/images`` to refresh the README's picture from this test.
+Set ``TILEHOST_SCREENSHOTS=docs/images`` to refresh the docs' picture from this test.
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ class LocalMode:
 
 
 def keep_screenshot(path: Path) -> None:
-    """Copy ``path`` to the folder named by ``TILEHOST_SCREENSHOTS``, if set (the README's)."""
+    """Copy ``path`` to the folder named by ``TILEHOST_SCREENSHOTS``, if set (the docs' pictures)."""
     folder = os.environ.get("TILEHOST_SCREENSHOTS")
     if folder:
         Path(folder).mkdir(parents=True, exist_ok=True)

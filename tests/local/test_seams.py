@@ -11,6 +11,7 @@ import socket
 import time
 import uuid
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -22,8 +23,9 @@ import simcord
 from bot import __main__ as entry
 from bot import local
 from bot.client import TilehostBot, create_bot
-from bot.settings import Settings
+from bot.settings import LOCAL_DB, Settings
 from tests.local.probecog import PREFIX
+from tests.support.tokens import TOKEN
 
 
 class PageClient:
@@ -188,14 +190,32 @@ async def test_an_action_ends_before_the_next_turn_clock_alarm(table: local.Loca
         assert table.env.settle_timeout == local.MIN_SETTLE_SECONDS
 
 
-def test_local_mode_has_its_own_database(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv("TILEHOST_LOCAL_DB", raising=False)
+def test_local_mode_has_its_own_database() -> None:
     real = Settings(token="", db_path="data/tilehost.db", dev_guild_id=42, autoshard=True)
-    assert local.local_settings(real).db_path == local.LOCAL_DB
+    real = replace(real, command_sync="changed")
+    assert local.local_settings(real).db_path == LOCAL_DB
     assert local.local_settings(real).dev_guild_id is None
     assert not local.local_settings(real).sharded
-    monkeypatch.setenv("TILEHOST_LOCAL_DB", "elsewhere.db")
-    assert local.local_settings(real).db_path == "elsewhere.db"
+    assert local.local_settings(real).command_sync == "always", "its Discord is new at every start"
+    assert local.local_settings(replace(real, local_db="elsewhere.db")).db_path == "elsewhere.db"
+
+
+async def test_the_page_can_listen_beyond_this_machine(tmp_path: Path) -> None:
+    """In a container local mode listens on 0.0.0.0 (TILEHOST_LOCAL_HOST), on the port the host
+    publishes under the same number; the page still answers only 127.0.0.1 or localhost there."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    settings = Settings(token="", db_path=str(tmp_path / "local.db"), local_host="0.0.0.0", local_port=port)
+    async with local.open_table(settings, extensions=("cogs.lobby",)) as running:
+        bound = running.preview._server.site._server.sockets[0].getsockname()
+        assert bound == ("0.0.0.0", port)
+        async with aiohttp.ClientSession() as http:
+            async with http.get(f"http://127.0.0.1:{port}/") as page:
+                assert page.status == 200
+            async with http.get(f"http://127.0.0.1:{port}/", headers={"Host": f"192.0.2.1:{port}"}) as page:
+                assert page.status == 403
+    assert "publish that port as 127.0.0.1" in local.banner(running.url, settings)
 
 
 def test_without_a_token_the_entry_point_starts_local_mode(
@@ -211,7 +231,7 @@ def test_without_a_token_the_entry_point_starts_local_mode(
 
     monkeypatch.setattr(local, "run", run)
     with caplog.at_level(logging.INFO):
-        assert entry.main() == 0
+        assert entry.main([]) == 0
     assert len(started) == 1 and not started[0].token
     assert "local mode" in caplog.text
 
@@ -220,14 +240,26 @@ def test_with_a_token_the_entry_point_connects_to_discord(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("DISCORD_TOKEN", "a-token")
+    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
     connected: list[str] = []
     monkeypatch.setattr(TilehostBot, "run", lambda self, token, **_: connected.append(token))
     monkeypatch.setattr(local, "run", lambda settings: pytest.fail("local mode with a token"))
     with caplog.at_level(logging.INFO):
-        assert entry.main() == 0
-    assert connected == ["a-token"]
+        assert entry.main([]) == 0
+    assert connected == [TOKEN]
     assert "connecting to Discord" in caplog.text
+
+
+def test_the_local_command_starts_local_mode_even_with_a_token(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("DISCORD_TOKEN", TOKEN)
+    started: list[Settings] = []
+    monkeypatch.setattr(local, "run", lambda settings: started.append(settings) or 0)
+    assert entry.main(["local", "--host", "0.0.0.0", "--port", "8765", "--no-browser"]) == 0
+    [settings] = started
+    assert (settings.local_host, settings.local_port, settings.open_browser) == ("0.0.0.0", 8765, False)
 
 
 def test_without_a_token_or_simcord_it_says_how_to_set_a_token(
@@ -247,20 +279,23 @@ def test_without_a_token_or_simcord_it_says_how_to_set_a_token(
 def test_a_bad_or_taken_port_is_a_clear_error(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
     monkeypatch.setenv("TILEHOST_LOCAL_PORT", "eighty")
-    assert local.run(Settings(token="")) == 2
-    assert "TILEHOST_LOCAL_PORT must be a port number" in capsys.readouterr().err
+    assert entry.main(["local"]) == 2
+    said = capsys.readouterr().err
+    assert "TILEHOST_LOCAL_PORT='eighty' is not allowed: a port number from 1 to 65535." in said
+    monkeypatch.delenv("TILEHOST_LOCAL_PORT")
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
-        monkeypatch.setenv("TILEHOST_LOCAL_PORT", str(taken.getsockname()[1]))
-        monkeypatch.setenv("TILEHOST_LOCAL_DB", str(tmp_path / "local.db"))
-        assert local.run(Settings(token="")) == 2
+        settings = Settings(token="", local_port=taken.getsockname()[1], local_db=str(tmp_path / "local.db"))
+        assert local.run(settings) == 2
     assert "could not bind port" in capsys.readouterr().err
 
 
 def test_the_banner_says_where_and_what() -> None:
-    text = local.banner("http://127.0.0.1:1234/#secret", "data/local.db")
+    text = local.banner("http://127.0.0.1:1234/#secret", Settings(token="", db_path="data/local.db"))
     for words in (
         "LOCAL MODE",
         "http://127.0.0.1:1234/#secret",
@@ -273,8 +308,8 @@ def test_the_banner_says_where_and_what() -> None:
 
 def test_the_browser_opens_only_where_it_can(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("CI", raising=False)
-    monkeypatch.setenv("TILEHOST_NO_BROWSER", "1")
-    assert not local.should_open_browser()
-    monkeypatch.delenv("TILEHOST_NO_BROWSER")
+    monkeypatch.setenv("DISPLAY", ":0")
+    assert not local.should_open_browser(Settings(token="", open_browser=False))
+    assert local.should_open_browser(Settings(token=""))
     monkeypatch.setenv("CI", "true")
-    assert not local.should_open_browser()
+    assert not local.should_open_browser(Settings(token=""))

@@ -38,7 +38,7 @@ def test_puzzominos_chart_draws_red_and_blue_in_their_board_colours() -> None:
     """Each player's line has the colour they played (the coin decides which seat is Red)."""
     game = registry.get("puzzominos")
     scores = [(0, 0), (5, 0), (5, 6), (11, 6), (12, 30)]
-    assert SEAT_COLOURS[0] == (213, 94, 0)  # Red is vermillion
+    assert SEAT_COLOURS[0] == (190, 80, 0)  # Red is (darkened) vermillion
     for red_seat in (0, 1):
         view = next(state for seed in range(40) if (state := game.new(2, seed=seed)).red == red_seat)
         image = renderer("puzzominos").chart([view] * 5, scores, ["Ann", "Ben"], "scores")

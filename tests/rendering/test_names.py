@@ -6,7 +6,7 @@ import io
 
 import pytest
 from fontTools.ttLib import TTFont
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from games import registry
 from rendering import registry as renderers
@@ -20,8 +20,10 @@ from rendering.common import (
     font_path,
     shorten,
     tagged_name,
+    text,
     text_width,
 )
+from rendering.emoji import clusters
 
 NAMES = ["José", "Ærøskøbing", "Łukasz", "Дмитрий", "Αλέξανδρος", "Zoë Ñúñez", "Đặng Thị"]
 
@@ -54,11 +56,12 @@ def test_every_letter_has_a_real_glyph(name: str, cmap: dict[int, str]) -> None:
         assert bytes(face.getmask(char)) != missing, char
 
 
-def test_emoji_and_other_scripts_are_left_out_or_replaced() -> None:
-    assert drawable_name("🔥 Kai 🔥", "Player 1") == "Kai"
+def test_emoji_are_kept_and_other_scripts_left_out() -> None:
+    assert drawable_name("🔥 Kai 🔥", "Player 1") == "🔥 Kai 🔥"
     assert drawable_name("漢字", "Player 3") == "Player 3"
-    assert drawable_names(["😀", "ann"]) == ["Player 1", "ann"]
-    assert not can_draw("🔥") and not can_draw("\u200b")
+    assert drawable_names(["😀", "ann"]) == ["😀", "ann"]
+    assert drawable_name("Zoë 👍🏽🇫🇷", "Player 1") == "Zoë 👍🏽🇫🇷"
+    assert not can_draw("🔥") and not can_draw("\u200b")  # the text font has no emoji
 
 
 def test_decomposed_accents_are_composed() -> None:
@@ -78,3 +81,36 @@ def test_a_board_renders_with_such_names() -> None:
     state = game.new(3, game.Options(), seed=3)
     png = renderers.board_png("triominos", game.view(state, None), ["Zoë 🎲", "李", "Дмитрий"])
     assert Image.open(io.BytesIO(png)).size[0] == 1000
+
+
+MIXED = "Zoë 👍🏽 Дмитрий Σοφία 🇵🇱 👩‍💻"
+
+
+def test_mixed_text_draws_emoji_in_colour_and_every_letter() -> None:
+    """A name mixing accents, Cyrillic, Greek and emoji (a skin tone, a flag, a joined
+    sequence): the emoji are drawn in colour, each as one picture, and the letters as letters."""
+    image = Image.new("RGB", (1000, 90), (255, 255, 255))
+    text(ImageDraw.Draw(image), (10, 45), MIXED, TEXT.body, (0, 0, 0), anchor="lm")
+    pixels = image.getdata()
+    coloured = sum(1 for r, g, b in pixels if max(r, g, b) - min(r, g, b) > 80)
+    assert coloured > 300, "the emoji are in colour"
+    pieces = [piece for piece, is_emoji in clusters(MIXED) if is_emoji]
+    assert pieces == ["👍🏽", "🇵🇱", "👩\u200d💻"]
+    letters = "".join(piece for piece, is_emoji in clusters(MIXED) if not is_emoji)
+    blank = Image.new("RGB", (1000, 90), (255, 255, 255))
+    text(ImageDraw.Draw(blank), (10, 45), letters, TEXT.body, (0, 0, 0), anchor="lm")
+    assert blank.getbbox() is not None
+    for char in letters.replace(" ", ""):
+        assert can_draw(char), char
+    one = text_width("👍🏽", TEXT.body)
+    assert one < 2 * text_width("M", TEXT.body), "a skin-toned emoji is one picture, not two"
+
+
+def test_a_final_board_renders_with_mixed_names() -> None:
+    game = registry.get("puzzominos")
+    from games.ai import greedy_states
+
+    final = greedy_states(game, 2, 4)[-1]
+    png = renderers.board_png("puzzominos", game.view(final, None), [MIXED, "Σοφία"])
+    image = Image.open(io.BytesIO(png)).convert("RGB")
+    assert image.size[0] == 1000

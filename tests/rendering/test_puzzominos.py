@@ -131,7 +131,9 @@ def test_game_over_strip_names_the_winner() -> None:
     with recording_text() as drawn:
         render_board(GAME.view(final, None), PLAYERS)
     winner = PLAYERS[outcome.winners[0]]
-    assert any(item.text.startswith(f"Game over: {winner} wins · ") for item in drawn)
+    texts = [item.text for item in drawn]
+    assert f"🏆 {winner} wins" in texts
+    assert any(text.startswith("Puzz-Ominos · game over: ") for text in texts)
 
 
 def test_verdict_words() -> None:

@@ -12,7 +12,8 @@ from games.tileup import GAME
 from games.tileup.data import SIZE, SQUARES, parse_square
 from games.tileup.rules import set_hand as _set_hand
 from games.tileup.state import State as TileUpState
-from rendering.common import BOLD, THEME, WIDTH, digit_height
+from rendering import tileup
+from rendering.common import BOLD, THEME, WIDTH, digit_height, mark_points
 from rendering.tileup import (
     GEOMETRY,
     SCORED_OUTLINE,
@@ -176,8 +177,14 @@ def test_height_tag_leaves_the_number_clear() -> None:
         assert tag[0] > top[0] + (top[2] - top[0]) / 2, "the tag would cover the colour letter"
 
 
-def test_score_strip_shows_each_players_colour(finished_game: list[TileUpState]) -> None:
-    image = render_board(GAME.view(finished_game[-1], None), PLAYERS)
-    colours = {colour for _, colour in image.getcolors(image.width * image.height) or ()}
-    for seat in range(len(PLAYERS)):
-        assert THEME.player(seat) in colours
+def test_players_are_marks_not_tile_colours(finished_game: list[TileUpState]) -> None:
+    """Players own no tiles: the strip shows each player's mark (a shape), never a colour a
+    tile has or a player colour of the other games."""
+    view = GAME.view(finished_game[1], None)
+    image = render_board(view, PLAYERS)
+    strip = tileup.strip(view, PLAYERS)
+    part = image.crop((0, image.height - strip.height, image.width, image.height))
+    colours = {colour for _, colour in part.getcolors(part.width * part.height) or ()}
+    assert not colours & {*tileup.TILE_FILL.values(), *THEME.players}
+    shapes = {tuple(mark_points(seat, (0.0, 0.0), 20.0)) for seat in range(GAME.max_players)}
+    assert len(shapes) == GAME.max_players

@@ -1,4 +1,4 @@
-"""Tiny Tiles: a test-only game (never shipped) laid out as the README's game package template.
+"""Tiny Tiles: a test-only game (never shipped) laid out as the game package template of docs/development.md.
 
 Twelve tiles numbered 1-6 (two of each) are shuffled by the seed; each seat gets three, hidden.
 On your turn play a tile whose number differs from the last one played (score its number), or

@@ -1,0 +1,1 @@
+"""Tournaments: Swiss and round robin events of any game, paired, clocked and ranked by the bot."""
