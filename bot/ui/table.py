@@ -402,7 +402,7 @@ class TableAnnouncer:
             text, file = content, None
             if board is not None:
                 if allowed is None or allowed.attach_files:
-                    file = await files.board_file(board)
+                    file = await _picture(session, board)
                 else:
                     text = words.clip(f"{content}\n{words.no_picture_note(_role(room))}")
                     self._no_picture(session, room)
@@ -566,7 +566,7 @@ class TableAnnouncer:
             extras: dict[str, Any] = {}
             allowed = _allowed(room)
             if allowed is None or allowed.attach_files:
-                extras["attachments"] = [await files.board_file(shown)]
+                extras["attachments"] = [await _picture(session, shown)]
             else:
                 content = words.clip(f"{content}\n{words.no_picture_note(_role(room))}")
                 self._no_picture(session, room)
@@ -629,7 +629,7 @@ class TableAnnouncer:
                 session.room_id,
                 turn.message_id,
                 content,
-                attachments=[await files.board_file(shown)],
+                attachments=[await _picture(session, shown)],
                 view=None,
             ):
                 return
@@ -645,7 +645,7 @@ class TableAnnouncer:
             room is None
             or turn.message_id is None
             or not await self._edit_in(
-                room, turn.message_id, closing, attachments=[await files.board_file(shown)], view=None
+                room, turn.message_id, closing, attachments=[await _picture(session, shown)], view=None
             )
         ):
             await self._send(session, closing, board=shown)
@@ -703,6 +703,14 @@ class TableAnnouncer:
             await user.send(text, allowed_mentions=replies.NO_PINGS)
         except discord.HTTPException:
             log.info("could not send a direct message to %s", user_id)
+
+
+async def _picture(session: Session, shown: Session) -> discord.File:
+    """The board a message about ``shown`` carries: the game's own while it is still at that
+    position (drawn once for every message and request of it), else exactly ``shown``'s."""
+    if session.ply == shown.ply:
+        return await files.board_file(session)
+    return await files.board_file(shown, exact=True)
 
 
 def _extras(file: discord.File | None, view: discord.ui.View | None) -> dict[str, Any]:
