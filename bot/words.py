@@ -145,20 +145,31 @@ def step_lines(session: Session, steps: Sequence[Step]) -> list[str]:
 
 
 def _turns(steps: Sequence[Step]) -> list[list[Step]]:
+    """The steps grouped into lines: one per turn, split where the rules took over (a forced
+    step that says nothing, such as a Tile Up! turn ended for want of anything to do, joins
+    the line of the moves before it instead of a bare "had no choice")."""
     groups: list[list[Step]] = []
     for step in steps:
-        if groups and groups[-1][-1].seat == step.seat and not step.new_turn:
+        if groups and _same_line(groups[-1][-1], step):
             groups[-1].append(step)
         else:
             groups.append([step])
     return groups
 
 
+def _same_line(last: Step, step: Step) -> bool:
+    if last.seat != step.seat or last.new_turn:
+        return False  # another player's turn, or a new turn of the same player
+    if last.line.startswith("!") or step.line.startswith("!"):
+        return False  # a timeout or a resignation has its own line
+    return step.forced == last.forced or (step.forced and not step.events)
+
+
 def _turn_line(session: Session, group: Sequence[Step]) -> str:
     seat = group[0].seat
     who = name(session, seat)
     forced = all(step.forced for step in group)
-    moves = [step.line for step in group if not step.line.startswith("!")]
+    moves = [step.line for step in group if not step.line.startswith("!") and (forced or not step.forced)]
     special = [step.line for step in group if step.line.startswith("!")]
     events = [event for step in group for event in step.events]
     if "!resign" in special:
