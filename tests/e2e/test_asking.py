@@ -122,7 +122,8 @@ async def test_autocomplete_while_a_game_loads_says_so(
     replay = Restorer.replay_stored
 
     async def slow(self: Restorer, *args: Any, **kwargs: Any) -> Any:
-        await asyncio.sleep(LOADING_SECONDS)  # a long replay (on the simulated clock)
+        # a long replay, on the simulated clock only (never the wall clock: speed-independent)
+        await env.external_wait(asyncio.sleep(LOADING_SECONDS), reason="a long replay")
         return await replay(self, *args, **kwargs)
 
     monkeypatch.setattr(Restorer, "replay_stored", slow)
