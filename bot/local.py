@@ -18,9 +18,9 @@ on demand, and it refuses overlapping operations. These seams, on SimCord intern
   turn-clock alarm, since SimCord waits for every timer that comes due during an action;
 - every tab (``Preview._publish``, ``_initial_target``, ``_pages``): refreshed when the bot did
   something on its own, and pointed at its newest message so that it scrolls there;
-- refusals (:func:`answer_refusals`, on the command tree's ``on_error``, which SimCord wraps at
-  start to capture the bot's errors): a refused command is answered as a refusal, not shown as a
-  failed action.
+- refusals (:func:`bot.ui.replies.answer_refusals`, on the command tree's ``on_error``, which
+  SimCord wraps at start to capture the bot's errors): a refused command is answered as a
+  refusal, not shown as a failed action.
 
 SimCord's page shows one channel per session (no threads) and allows one session per simulated
 Discord, so the local server turns games in threads off: every game is played in ``#games`` (a
@@ -42,13 +42,10 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-import discord
-from discord import app_commands
-
 from bot import workers
 from bot.client import TilehostBot, create_bot
 from bot.settings import LOCAL_HOST, ConfigError, Settings, load_settings, mask
-from bot.ui import replies
+from bot.ui.replies import answer_refusals
 
 if TYPE_CHECKING:
     from simcord import ChannelHandle, Env, MemberActor, Preview
@@ -323,25 +320,6 @@ class LiveTable:
         self.refreshes += 1
 
 
-def answer_refusals(bot: TilehostBot) -> None:
-    """A refused command (bad input, not your turn...) is an answer, not a failure of the bot.
-    SimCord's page marks an action whose command reported an error as failed ("Action outcome
-    uncertain", an error badge), so here refusals are answered privately before SimCord's error
-    capture (which wraps the command tree's ``on_error`` when the bot starts) hears of them;
-    every other error still reaches it, and the page shows it as the failure it is."""
-    captured = bot.tree.on_error
-
-    async def on_error(
-        interaction: discord.Interaction[TilehostBot], error: app_commands.AppCommandError
-    ) -> None:
-        if replies.refusal(error) is not None:
-            await replies.answer_error(interaction, error)
-            return
-        await captured(interaction, error)
-
-    bot.tree.on_error = on_error  # type: ignore[method-assign]
-
-
 def seconds_to_next_alarm(bot: TilehostBot, env: Env) -> float | None:
     """Seconds until the bot's turn clock next wakes (a deadline or reminder), if it will."""
     upcoming = bot.service.clock.next_alarm()
@@ -389,7 +367,7 @@ async def open_table(
     clock = WallClock(env)
     clock.catch_up()  # before the bot starts, so every timer it sets is on the wall clock
     await env.start()
-    answer_refusals(bot)
+    answer_refusals(bot.tree)
     try:
         # The page shows one channel, not threads: games play in #games itself.
         await bot.storage.set_threads(SERVER_ID, False)

@@ -99,3 +99,20 @@ async def answer_error(interaction: discord.Interaction, error: Exception) -> No
         command = getattr(interaction.command, "qualified_name", "?")
         log.error("unexpected error in /%s", command, exc_info=original)
         await private(interaction, NOTHING_RECORDED)
+
+
+def answer_refusals(tree: app_commands.CommandTree[Any]) -> None:
+    """Answer a refused command (bad input, not your turn...) as a refusal before the tree's
+    present ``on_error`` hears of it; every other error still reaches that handler. Local mode
+    uses it: SimCord wraps ``on_error`` when the bot starts to capture the bot's errors, and its
+    page marks an action whose command reported an error as failed ("Action outcome
+    uncertain", an error badge), which a refusal is not."""
+    captured = tree.on_error
+
+    async def on_error(interaction: discord.Interaction[Any], error: app_commands.AppCommandError) -> None:
+        if refusal(error) is not None:
+            await answer_error(interaction, error)
+            return
+        await captured(interaction, error)
+
+    tree.on_error = on_error  # type: ignore[method-assign]
