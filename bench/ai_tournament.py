@@ -125,9 +125,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     players = args.players or game.min_players
     started = time.perf_counter()
     changes = parse_changes(args.profile)
-    jobs = [
-        (game.name, first, second, players, args.seed, index, changes) for index in range(args.games)
-    ]
+    jobs = [(game.name, first, second, players, args.seed, index, changes) for index in range(args.games)]
     if args.jobs > 1:
         with ProcessPoolExecutor(args.jobs) as pool:
             games = list(pool.map(one_game, *zip(*jobs, strict=True)))
@@ -137,8 +135,12 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             games.append(one_game(*job))
             if args.progress:
                 done = games[-1]
-                print(f"  game {done.index}: seat {done.seat} score {done.score} ({done.reason}, "
-                      f"{done.plies} plies, slowest {done.slowest:.2f} s)", file=sys.stderr, flush=True)
+                print(
+                    f"  game {done.index}: seat {done.seat} score {done.score} ({done.reason}, "
+                    f"{done.plies} plies, slowest {done.slowest:.2f} s)",
+                    file=sys.stderr,
+                    flush=True,
+                )
     won = sum(g.score for g in games)
     low, high = wilson(won, len(games))
     return {

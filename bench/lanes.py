@@ -206,8 +206,10 @@ async def main(args: argparse.Namespace) -> None:
         f"{args.long_seconds} s keep the long workers busy; load average before: "
         f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}"
     )
-    print(f"{'config':<10} {'boards':>6} {'p50 ms':>7} {'p99 ms':>7} {'max ms':>7} {'long':>5} "
-          f"{'lag p99':>8} {'lag max':>8} {'PSS MB':>7}  load")
+    print(
+        f"{'config':<10} {'boards':>6} {'p50 ms':>7} {'p99 ms':>7} {'max ms':>7} {'long':>5} "
+        f"{'lag p99':>8} {'lag max':>8} {'PSS MB':>7}  load"
+    )
     for config in args.configs.split(","):
         sizes = parse_config(config)
         if sizes is None:

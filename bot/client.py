@@ -26,7 +26,9 @@ from bot.storage import Storage
 from bot.tournaments.service import TournamentService
 from bot.ui import replies
 from bot.ui.buttons import TableButton
+from bot.ui.daily import DailyNotices
 from bot.ui.invite import invite_url, missing_permissions
+from bot.ui.rematch import RematchButton
 from bot.ui.table import TableAnnouncer
 from bot.ui.tournament import TournamentAnnouncer
 
@@ -38,7 +40,7 @@ HEARTBEAT_SECONDS = 30.0
 """How often a running bot touches its health file (``TILEHOST_HEALTH_FILE``)."""
 
 GAME_COGS = ("geominos", "triominos", "geronimos", "puzzominos", "tileup")
-BASE_EXTENSIONS = ("cogs.lobby", "cogs.standings", "cogs.tournament")
+BASE_EXTENSIONS = ("cogs.lobby", "cogs.standings", "cogs.tournament", "cogs.between")
 
 
 def default_extensions() -> tuple[str, ...]:
@@ -90,6 +92,7 @@ class TilehostBot(commands.Bot):
         self.announcer = TableAnnouncer(self)
         self.add_listener(self.announcer.on_raw_thread_delete, "on_raw_thread_delete")
         self.add_listener(self.announcer.on_raw_thread_update, "on_raw_thread_update")
+        self.daily_notices = DailyNotices(self, self.announcer.post)
         self.tournament_announcer = TournamentAnnouncer(self)
         self.limits = Limits(settings.rate_user, settings.rate_channel, now=virtual_now)
         """Rate limits on the commands that draw or search (see :mod:`bot.limits`)."""
@@ -127,13 +130,14 @@ class TilehostBot(commands.Bot):
             computer_budget=self.settings.computer_budget,
         )
         self.service.subscribe(self.announcer.on_update)
+        self.service.subscribe(self.daily_notices.on_update)
         self.tournaments = TournamentService(
             self.storage, self.service, now=virtual_now, seed_source=self._seed_source
         )
         self.tournaments.subscribe(self.tournament_announcer.on_update)
         for name in self.extension_names:
             await self.load_extension(name)
-        self.add_dynamic_items(TableButton)
+        self.add_dynamic_items(TableButton, RematchButton)
         restored = await self.service.restore()
         log.info("restored %d games", len(restored))
         tournaments = await self.tournaments.restore()
@@ -239,6 +243,7 @@ class TilehostBot(commands.Bot):
         if tournaments is not None:
             await tournaments.close()
         await self.tournament_announcer.close()
+        await self.daily_notices.close()
         service = getattr(self, "service", None)
         if service is not None:
             await service.close()

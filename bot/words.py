@@ -13,6 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from bot.between.rematch import identity
 from games import ai
 from games.core import Event, EventKind, Game, counted, event_phrase, outcome_phrase
 from games.records import RESIGN, TIMEOUT
@@ -346,17 +347,48 @@ def lobby_message(session: Session) -> str:
     """The lobby: options, clock, seats, how to join. Names only: nobody is pinged."""
     game = session.game
     seats = "\n".join(f"{seat + 1}. {_seat_label(session, seat)}" for seat in range(len(session.seats)))
+    players = f"Players ({len(session.seats)} of {players_range(game)}):"
+    kind = "lobby"
+    if session.row.seating is not None:
+        kind = f"rematch of #{session.row.rematch_of}"
+        players, seats = rematch_seats(session)
     options = options_words(session)
     lines = [
-        f"{header(session)} — lobby, host {name(session, 0)}",
+        f"{header(session)} — {kind}, host {name(session, 0)}",
         f"Options: {options}" if options else "",
         f"Clock: {clock_words(session)}",
-        f"Players ({len(session.seats)} of {players_range(game)}):",
+        players,
         seats,
         f"Join with the button or `/{game.name} join`; the host starts with the button or "
         f"`/{game.name} start`.",
     ]
     return clip("\n".join(line for line in lines if line))
+
+
+def rematch_seats(session: Session) -> tuple[str, str]:
+    """A rematch lobby's players in their planned order, each with whether they have joined
+    (the last game's order moved on by one); and the heading over them."""
+    plan = session.row.seating or []
+    joined = {identity(seat) for seat in session.seats}
+    planned = {identity(entry) for entry in plan}
+    lines = []
+    for number, entry in enumerate(plan, start=1):
+        label = f"**{escape(short(entry['name']))}**"
+        if entry.get("ai_level") is not None:
+            label += f" (computer, {ai.level_of(entry['ai_level'])})"
+        status = (
+            "✅ in"
+            if identity(entry) in joined
+            else "not yet: press **Join** (or **Rematch** under the result)"
+        )
+        lines.append(f"{number}. {label} — {status}")
+    extra = [seat.seat for seat in session.seats if identity(seat) not in planned]
+    lines += [
+        f"{len(plan) + index}. {_seat_label(session, seat)} — ✅ in" for index, seat in enumerate(extra, 1)
+    ]
+    ready = sum(1 for entry in plan if identity(entry) in joined) + len(extra)
+    heading = f"Order of play, the last game's moved on by one ({ready} of {len(plan) + len(extra)} in):"
+    return heading, "\n".join(lines)
 
 
 def _seat_label(session: Session, seat: int) -> str:

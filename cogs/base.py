@@ -158,6 +158,7 @@ class FinishedGame(app_commands.Transformer):
                 f"Game #{value} is still running; its record and replay come when it ends (the record of a "
                 "running game would reveal hidden tiles)."
             )
+        await client.service.dailies.check_visible(row, interaction.user.id)
         return row, record
 
     @property

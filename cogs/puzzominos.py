@@ -5,6 +5,9 @@ The shared verbs come from :class:`GameCog`. This adds ``new`` with the game's o
 game (``puzzosolo``) at once; ``undo`` and ``giveup`` act on it, and ``hint`` places one more
 piece of a completion of the position.
 
+``daily`` plays the day's challenge (the same target for everyone) in a private thread of the
+member's own, and ``dailyboard`` shows a day's results (see :mod:`bot.ui.daily`).
+
 Every player has a solitaire table of their own in a channel. While you have one running
 there, ``play``, ``hint``, ``board``, ``hand`` and ``resign`` act on it; otherwise on the
 channel's two-player game. A solitaire is one public message, edited as you play.
@@ -18,8 +21,10 @@ import discord
 from discord import app_commands
 
 from bot import errors, words, workers
+from bot.between.daily import next_day_starts, parse_day, target_of
 from bot.sessions import Session
 from bot.ui import buttons, replies
+from bot.ui import daily as daily_ui
 from cogs.base import CLOCK_HELP, GameCog, channel_of, game_options, owner_of, parent_of
 from games import puzzosolo as solo
 from games.puzzominos import solver
@@ -103,6 +108,7 @@ class PuzzOminosCog(
         self.service.check_free_table(SOLO, channel_of(interaction), interaction.user.id)  # before the solver
         await replies.defer_private(interaction)
         value = solo.target_option(target=target, shape=shape)
+        self._refuse_the_daily(value)
         try:
             check = await workers.run(
                 solo.check_target, value, kind=workers.TARGET_CHECK, owner=owner_of(interaction)
@@ -129,6 +135,49 @@ class PuzzOminosCog(
             "(e.g. `Lr1f@C4`: piece, orientation, top-left square); `/puzzominos hand` shows your pieces, "
             "`undo` takes one back, `hint` places one for you, `giveup` shows a solution." + doubt,
         )
+
+    def _refuse_the_daily(self, value: str) -> None:
+        """Today's daily target is played with ``daily`` only: a public solitaire of it would show
+        everyone a solution."""
+        today = self.service.dailies.today()
+        target = target_of(today)
+        if solo.GAME.variant(SoloOptions(value)) == target.name:
+            raise errors.SessionError(
+                f"`{target.name}` is today's daily challenge: play it with `/puzzominos daily` (privately). "
+                f"It is free for solitaire again <t:{int(next_day_starts(today))}:R>."
+            )
+
+    @app_commands.command(
+        description="Today's daily challenge: the same target for everyone, in a private thread."
+    )
+    async def daily(self, interaction: discord.Interaction) -> None:
+        await daily_ui.play(interaction, self.bot)
+
+    @app_commands.command(
+        description="The daily challenge's results: today's (or a day's), here or everywhere."
+    )
+    @app_commands.describe(
+        scope="This server or all servers", day="A day as YYYY-MM-DD (default: today, UTC)"
+    )
+    @app_commands.choices(
+        scope=[
+            app_commands.Choice(name="this server", value="server"),
+            app_commands.Choice(name="global", value="global"),
+        ]
+    )
+    async def dailyboard(
+        self, interaction: discord.Interaction, scope: str = "server", day: str | None = None
+    ) -> None:
+        try:
+            chosen = parse_day(day) if day else self.service.dailies.today()
+        except ValueError:
+            raise errors.SessionError(
+                f"Give the day as YYYY-MM-DD, e.g. {self.service.dailies.today()}."
+            ) from None
+        if chosen > self.service.dailies.today():
+            raise errors.SessionError("That day has not come yet: its target is a surprise.")
+        guild_id = interaction.guild_id if scope == "server" else None
+        await interaction.response.send_message(embed=await daily_ui.board(self.bot, guild_id, chosen))
 
     @solo.autocomplete("target")
     async def _targets(self, interaction: discord.Interaction, value: str) -> list[app_commands.Choice[str]]:

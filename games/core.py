@@ -480,7 +480,8 @@ class Game(ABC, Generic[StateT, MoveT]):
         """
         if not self.min_players <= players <= self.max_players:
             between = (
-                f"{self.min_players}" if self.min_players == self.max_players
+                f"{self.min_players}"
+                if self.min_players == self.max_players
                 else f"{self.min_players} to {self.max_players}"
             )
             raise InvalidOptionsError(f"{self.title} is for {between} players, not {players}.")
@@ -745,8 +746,15 @@ def event_phrase(game: Game[Any, Any], event: Event, names: Sequence[str]) -> st
     template = game.phrases.get(event.reason) or COMMON_PHRASES.get(event.reason)
     if template is None:
         return event.reason
-    return fill_phrase(template, names, seat=event.seat, other=event.other, points=event.points,
-                       count=event.count, subject=event.subject)
+    return fill_phrase(
+        template,
+        names,
+        seat=event.seat,
+        other=event.other,
+        points=event.points,
+        count=event.count,
+        subject=event.subject,
+    )
 
 
 def outcome_phrase(game: Game[Any, Any], outcome: Outcome, names: Sequence[str]) -> str:

@@ -32,6 +32,10 @@ class Renderer(ABC):
         """The colour ``seat`` has on the board (charts use the same)."""
         return THEME.player(seat)
 
+    def seat_colour(self, view: Any, seat: int) -> RGB:
+        """The colour ``seat`` plays in the game ``view`` shows (where the game deals colours)."""
+        return self.colour(seat)
+
     def chart(
         self, views: Sequence[Any], scores: Sequence[Sequence[int]], players: Sequence[str], title: str
     ) -> Image.Image:

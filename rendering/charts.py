@@ -101,16 +101,17 @@ def line_chart(
     y_label: str = "score",
     goal: float | None = None,
     goal_label: str = "",
+    marks: Sequence[tuple[float, str]] = (),
 ) -> Image.Image:
     """Lines of ``series`` over the moves (the value after move ``k`` is drawn from ``k - 1`` to
     ``k``), with round ticks, a legend naming every series and, if given, a dashed line at
-    ``goal``."""
+    ``goal`` and dotted upright lines at the moves ``marks`` names (each labelled at the top)."""
     entries = [(line.name, line.colour, line.mark) for line in series]
     if goal is not None and goal_label:
         entries.append((goal_label, THEME.muted, None))
     legend = _legend(entries, WIDTH)
     with _lock:
-        plot = _draw(series, title, x_label, y_label, goal, CHART_HEIGHT - legend.height)
+        plot = _draw(series, title, x_label, y_label, goal, CHART_HEIGHT - legend.height, marks)
     return stack_vertically([plot, legend])
 
 
@@ -157,8 +158,37 @@ def _record_texts(figure: Figure, canvas: FigureCanvasAgg, image: Image.Image) -
         record(DrawnText(artist.get_text(), size, REGULAR, 100.0, (red, green, blue), behind, image.width))
 
 
+def _marks(axes: Any, marks: Sequence[tuple[float, str]], moves: int) -> None:
+    """Dotted upright lines at ``marks``, labelled at the top (close ones one under the other),
+    each label on the plot's ground."""
+    close = moves * 0.05
+    level, previous = 0, None
+    for at, label in sorted(marks):
+        level = level + 1 if previous is not None and at - previous < close else 0
+        previous = at
+        axes.axvline(at, color=_hex(THEME.highlight), linewidth=1.2, linestyle=":")
+        axes.annotate(
+            label,
+            (at, 1.0),
+            xycoords=("data", "axes fraction"),
+            xytext=(3, -2 - 12 * (level % 3)),
+            textcoords="offset points",
+            va="top",
+            color=_hex(THEME.ink),
+            fontproperties=_font(TICK_POINTS),
+            bbox={"boxstyle": "square,pad=0.1", "facecolor": axes.get_facecolor(), "edgecolor": "none"},
+            zorder=5,  # over the lines, on the plot's own ground: a line never runs through it
+        )
+
+
 def _draw(
-    series: Sequence[Series], title: str, x_label: str, y_label: str, goal: float | None, height: int
+    series: Sequence[Series],
+    title: str,
+    x_label: str,
+    y_label: str,
+    goal: float | None,
+    height: int,
+    marks: Sequence[tuple[float, str]] = (),
 ) -> Image.Image:
     figure = Figure(figsize=(WIDTH / DPI, height / DPI), dpi=DPI, layout="constrained")
     figure.set_facecolor(_hex(THEME.background))
@@ -179,6 +209,7 @@ def _draw(
         )
     if goal is not None:
         axes.axhline(goal, color=_hex(THEME.muted), linewidth=1.2, linestyle="--")
+    _marks(axes, marks, max(1, moves))
     room = (high - low) * 0.03
     x_ticks = _ticks(0, max(1, moves))
     y_ticks = _ticks(low - (room if low < 0 else 0), high + room)

@@ -332,6 +332,9 @@ class PuzzominosRenderer(Drawn):
     def colour(self, seat: int) -> RGB:
         return SEAT_COLOURS[seat % 2]
 
+    def seat_colour(self, view: Any, seat: int) -> RGB:
+        return SEAT_COLOURS[view.colour(seat)]
+
     def chart(
         self, views: Sequence[Any], scores: Sequence[Sequence[int]], players: Sequence[str], title: str
     ) -> Image.Image:

@@ -9,6 +9,7 @@ from dataclasses import replace
 from typing import Any
 
 from bot import errors
+from bot.between.rematch import as_planned
 from bot.sessions.clocks import Clocks
 from bot.sessions.lookup import Shared
 from bot.sessions.play import Referee
@@ -157,6 +158,7 @@ class Lobby:
             _require_lobby(session)
             if session.seat_of(user_id) is not None:
                 raise errors.AlreadySeated("You already have a seat at this table.")
+            _require_invited(session, user_id)
             await self._seat(session, user_id, name)
         return session
 
@@ -208,7 +210,9 @@ class Lobby:
                     f"{missing} more must `/{session.game.name} join` (or the host adds a computer player)."
                 )
             order = list(seats)
-            if shuffle:
+            if session.row.seating is not None:
+                order = as_planned(order, session.row.seating)  # a rematch: rotated, not drawn
+            elif shuffle:
                 random.Random(session.row.seed).shuffle(order)
             seated = [SeatRow(i, s.user_id, s.name, s.ai_level) for i, s in enumerate(order)]
             row = session.row
@@ -258,6 +262,16 @@ def _require_lobby(session: Session) -> None:
     if session.status is Status.PLAYING:
         raise errors.AlreadyStarted(f"{session.game.title} #{session.id} has already started.")
     raise errors.GameOver(f"{session.game.title} #{session.id} is over.")
+
+
+def _require_invited(session: Session, user_id: int) -> None:
+    """A rematch lobby seats the players of the game it follows, and nobody else."""
+    plan = session.row.seating
+    if plan is not None and not any(entry.get("user_id") == user_id for entry in plan):
+        raise errors.NotSeated(
+            f"{session.game.title} #{session.id} is the rematch of #{session.row.rematch_of}: its seats are "
+            f"for that game's players. Open a table of your own with `/{session.game.name} new`."
+        )
 
 
 def _require_host(session: Session, user_id: int, moderator: bool = False) -> None:

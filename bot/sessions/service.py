@@ -10,7 +10,12 @@ collaborators that do the work.
 - :attr:`~SessionService.advice` (:class:`~bot.sessions.advice.Advice`): suggestions, hints,
   computer choices;
 - :attr:`~SessionService.restorer` (:class:`~bot.sessions.restore.Restorer`): restore after a
-  restart, reload, finished games.
+  restart, reload, finished games;
+- :attr:`~SessionService.rematches` (:class:`~bot.sessions.rematch.Rematches`): a finished
+  game's rematch lobby;
+- :attr:`~SessionService.dailies` (:class:`~bot.sessions.daily.Dailies`): the daily challenge;
+- :attr:`~SessionService.reviews` (:class:`~bot.sessions.review.Reviews`): the engine's reviews
+  of finished games.
 
 The service's own methods are the API callers use; most hand the call to the collaborator that
 does it.
@@ -27,10 +32,13 @@ from typing import Any
 
 from bot.sessions.advice import Advice
 from bot.sessions.clocks import Clocks
+from bot.sessions.daily import Dailies
 from bot.sessions.lobby import Lobby
 from bot.sessions.lookup import Shared, Tables
 from bot.sessions.play import Referee
+from bot.sessions.rematch import Rematches
 from bot.sessions.restore import Restorer
+from bot.sessions.review import Reviews
 from bot.sessions.session import Chooser, Listener, Session, Update, ready
 from bot.shards import Shards
 from bot.storage import Storage
@@ -72,6 +80,9 @@ class SessionService:
         self.clocks.flow = self.restorer.flow = self.referee
         seeds = seed_source or (lambda: secrets.randbits(62))
         self.lobby = Lobby(shared, self.clocks, self.referee, seeds, default_turn_seconds)
+        self.rematches = Rematches(shared, self.lobby, seeds)
+        self.dailies = Dailies(shared, self.lobby)
+        self.reviews = Reviews(shared)
         # The API the cogs, the UI and the tests call, answered by the collaborator that does it.
         self.get = self.tables.get
         self.sessions = self.tables.sessions
@@ -86,6 +97,7 @@ class SessionService:
         self.leave = self.lobby.leave
         self.start = self.lobby.start
         self.abort = self.lobby.abort
+        self.rematch = self.rematches.rematch
         self.play = self.referee.play
         self.resign = self.referee.resign
         self.suggestions = self.advice.suggestions
@@ -167,3 +179,4 @@ class SessionService:
         """Stop the clock, the retries and the computer players."""
         await self.clocks.close()
         await self.referee.close()
+        await self.reviews.close()

@@ -5,6 +5,7 @@
 - :mod:`bot.storage.store`: :class:`Storage`, the queries, written once for both engines.
 """
 
+from bot.storage.between import DailyAttempt, DailyResult, DailyTaken
 from bot.storage.rows import (
     ActiveGameExists,
     Clock,
@@ -13,6 +14,7 @@ from bot.storage.rows import (
     HistoryRow,
     LeaderRow,
     MoveRow,
+    RematchExists,
     ResultRow,
     SeatRow,
     SolvedTarget,
@@ -28,11 +30,15 @@ from bot.storage.store import Storage
 __all__ = [
     "ActiveGameExists",
     "Clock",
+    "DailyAttempt",
+    "DailyResult",
+    "DailyTaken",
     "Finish",
     "GameRow",
     "HistoryRow",
     "LeaderRow",
     "MoveRow",
+    "RematchExists",
     "ResultRow",
     "SeatRow",
     "SolvedTarget",

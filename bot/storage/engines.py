@@ -48,6 +48,8 @@ TABLE_KEYS = {
     "tournament_rounds": ("tournament_id", "number"),
     "tournament_tables": ("id",),
     "tournament_adjustments": ("id",),
+    "reviews": ("game_id", "seat"),
+    "daily_attempts": ("day", "user_id"),
 }
 """Every table that holds data and its primary key, in an order where references come first."""
 DATA_TABLES = tuple(TABLE_KEYS)

@@ -46,6 +46,10 @@ class ActiveGameExists(StorageError):
     """The channel already has an active game of that kind."""
 
 
+class RematchExists(StorageError):
+    """The game already has a rematch (a lobby, or a game under way or played)."""
+
+
 class StaleMove(StorageError):
     """The game moved on since the move was made (another ply was stored first)."""
 
@@ -135,18 +139,44 @@ class GameRow:
     room_id: int | None = None
     """Where the boards go when that is not the game's thread: its channel, where it plays
     without a thread or went on after its thread went away."""
+    table_key: int = 0
+    """Which of the channel's tables: 0 for the shared one, the host's id for a table of one's
+    own (solitaire), below 0 for a tournament's table."""
+    rematch_of: int | None = None
+    """The game this one is a rematch of."""
+    seating: list[dict[str, Any]] | None = None
+    """A rematch lobby's planned order of play: ``{user_id, name, ai_level}`` per seat."""
 
     COLUMNS: ClassVar[str] = (
         "id, game, guild_id, channel_id, host_id, status, options, seed, deal, turn_seconds, ply, "
         "snapshot, deadline, reminder_at, outcome, message_id, created_at, updated_at, finished_at, "
-        "started_at, variant, thread_id, lobby_message_id, room_id"
+        "started_at, variant, thread_id, table_key, rematch_of, seating, lobby_message_id, room_id"
     )
     """The ``games`` columns :meth:`from_row` reads."""
+
+    @property
+    def in_tournament(self) -> bool:
+        """True for a game a tournament paired (its table key is the tournament table's, negated)."""
+        return self.table_key < 0
+
+    @classmethod
+    def columns(cls, alias: str) -> str:
+        """:attr:`COLUMNS` of the ``games`` table named ``alias`` in a query that joins others."""
+        return ", ".join(f"{alias}.{name.strip()}" for name in cls.COLUMNS.split(","))
 
     @classmethod
     def from_row(cls, row: Row) -> GameRow:
         """The game in a ``games`` row (selected with :attr:`COLUMNS`)."""
-        return _build(cls, row, status=Status, options=_json, deal=_json, snapshot=_json, outcome=_json)
+        return _build(
+            cls,
+            row,
+            status=Status,
+            options=_json,
+            deal=_json,
+            snapshot=_json,
+            outcome=_json,
+            seating=_json,
+        )
 
 
 @dataclass(frozen=True)

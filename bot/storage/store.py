@@ -15,6 +15,7 @@ from typing import Any
 
 from bot.ratings import GLOBAL_SCOPE, Rating, RatingUpdate, initial
 from bot.shards import Shards
+from bot.storage.between import BetweenStore
 from bot.storage.engines import Database, Executor, connect
 from bot.storage.rows import (
     ActiveGameExists,
@@ -26,6 +27,7 @@ from bot.storage.rows import (
     LeaderRow,
     LogEntry,
     MoveRow,
+    RematchExists,
     Season,
     SeatRow,
     SolvedTarget,
@@ -50,7 +52,7 @@ def _flag(value: bool) -> int:
     return 1 if value else 0
 
 
-class Storage(TournamentStore):
+class Storage(TournamentStore, BetweenStore):
     """The database. Open with :meth:`open`; close with :meth:`close`."""
 
     def __init__(self, database: Database) -> None:
@@ -110,10 +112,14 @@ class Storage(TournamentStore):
         table_key: int = 0,
         variant: str | None = None,
         host_id: int | None = None,
+        others: Sequence[SeatRow] = (),
+        rematch_of: int | None = None,
+        seating: Sequence[dict[str, Any]] | None = None,
     ) -> int:
-        """Store a new lobby with its host in seat 0; raises :class:`ActiveGameExists`.
-        ``host_id`` is who runs the table when that is not seat 0's player (a tournament's
-        organiser).
+        """Store a new lobby with its host in seat 0 (and ``others`` in the next seats); raises
+        :class:`ActiveGameExists`. ``host_id`` is who runs the table when that is not seat 0's
+        player (a tournament's organiser). A rematch names the game it follows (``rematch_of``)
+        and its planned ``seating``; raises :class:`RematchExists` when that game has one.
 
         A channel holds one active game per kind and ``table_key`` (0, except for games where
         every player has a table of their own, which pass the host's id). ``variant`` is what
@@ -122,8 +128,8 @@ class Storage(TournamentStore):
             async with self.database.transaction() as tx:
                 game_id = await tx.fetchval(
                     "INSERT INTO games (game, guild_id, channel_id, host_id, status, options, seed, deal, "
-                    "turn_seconds, created_at, updated_at, table_key, variant) "
-                    "VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                    "turn_seconds, created_at, updated_at, table_key, variant, rematch_of, seating) "
+                    "VALUES (?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                     (
                         game,
                         guild_id,
@@ -137,10 +143,15 @@ class Storage(TournamentStore):
                         now,
                         table_key,
                         variant,
+                        rematch_of,
+                        json.dumps(list(seating)) if seating is not None else None,
                     ),
                 )
-                await self._insert_seat(tx, game_id, host)
+                for seat in (host, *others):
+                    await self._insert_seat(tx, game_id, seat)
         except UniqueViolation as error:
+            if rematch_of is not None and "rematch" in str(error):
+                raise RematchExists(str(error)) from error
             raise ActiveGameExists(str(error)) from error
         return int(game_id)
 
@@ -861,4 +872,3 @@ def _streak(won: Sequence[bool]) -> int:
             break
         count += 1
     return count if first else -count
-

@@ -10,11 +10,16 @@ algorithm, exact) where each possible pair costs, in strict order of priority:
 1. a second bye for someone while another entrant has had fewer (the bye is a pretend
    opponent; it goes to the lowest-ranked of those with the fewest byes);
 2. meeting again (pairs never repeat while another pairing exists);
-3. two players who must both start, or must both not start (one has started two more games
-   than they followed, or the last two in the same seat);
+3. seat balance broken, as FIDE's absolute colour rules count it (C.04.3): someone going beyond
+   two more starts than follows (or the reverse; the excess squared), then someone playing a
+   third game in a row in the same seat, each table seated as well as it can be;
 4. the score difference, squared (equal scores meet; one floats down rather than two);
-5. two players who would both rather start (or both rather not);
+5. seat preferences not granted (see :func:`preference`), then strong ones not granted;
 6. within a score group, the top half meets the bottom half (1 meets n/2 + 1).
+
+So balance is broken only when every pairing of the round without a repeated pair (or an early
+second bye) breaks it, and then as little as possible; a Swiss as long as a round robin can come
+to that in its last rounds (round by round, nothing looks ahead).
 
 **Swiss, three or four a table** sends the lowest-ranked of those with the fewest byes to the
 bye, then splits the rest into tables by branch and bound (exact within a work budget counted
@@ -26,8 +31,11 @@ an odd count). **Three or four a table**: rounds are drawn one by one until ever
 and everyone has sat out equally often, byes rotating, each round split so that the times each
 pair has met stay as even as possible (pairs that have not met yet first).
 
-**Seats** balance who starts: at two, the one who has started less (then the one who did not
-start last time) starts; at more, the seats are dealt so nobody keeps the same seat.
+**Seats** balance who starts. At two, as a FIDE arbiter gives colours (C.04.3 E): the seating
+that breaks balance least, then grants both preferences, then the stronger one, then alternates
+from the last game where the two sat differently, then grants the higher-ranked player's
+preference, then the higher-ranked starts. At more, the seats are dealt so nobody keeps the same
+seat.
 """
 
 from __future__ import annotations
@@ -107,35 +115,126 @@ def history(plans: Iterable[Plan]) -> History:
 
 # -- seats ---------------------------------------------------------------------------------------
 
+ABSOLUTE, STRONG, MILD = 3, 2, 1
+"""How strongly a player wants a seat (FIDE's colour preferences, C.04.3 A.6): absolute when
+their difference is beyond ±1 or their last two games were in the same seat, strong at ±1, mild
+at 0 (they alternate)."""
 
-def _lean(hist: History, player: int) -> tuple[int, int]:
-    """How much ``player`` should start: (a must, a wish); positive to start, negative not."""
+
+@dataclass(frozen=True)
+class Preference:
+    """Which seat a player would rather have at a table of two."""
+
+    direction: int
+    """1 to start, -1 not to, 0 no preference (no game yet)."""
+    strength: int
+    """:data:`ABSOLUTE`, :data:`STRONG`, :data:`MILD`, or 0 with no preference."""
+
+
+def _started(seats: Sequence[int]) -> list[bool]:
+    return [s == 0 for s in seats]
+
+
+def difference(hist: History, player: int) -> int:
+    """Games followed minus games started (positive: ``player`` should start)."""
     started, followed = hist.starts(player)
-    seats = hist.seats.get(player, [])
-    difference = followed - started
-    last_two = seats[-2:]
-    must = 0
-    if difference >= 2 or (len(last_two) == 2 and all(s != 0 for s in last_two)):
-        must = 1
-    elif difference <= -2 or (len(last_two) == 2 and all(s == 0 for s in last_two)):
-        must = -1
-    wish = 0
-    if difference:
-        wish = 1 if difference > 0 else -1
-    elif seats:
-        wish = 1 if seats[-1] != 0 else -1
-    return must, wish
+    return followed - started
+
+
+def preference(hist: History, player: int) -> Preference:
+    """``player``'s seat preference: the difference first (beyond ±1 it is absolute), then two
+    games in a row in the same seat (absolute too), then the difference of 1 (strong), then
+    alternating from the last game (mild)."""
+    started = _started(hist.seats.get(player, []))
+    if not started:
+        return Preference(0, 0)
+    gap = difference(hist, player)
+    if abs(gap) >= 2:
+        return Preference(1 if gap > 0 else -1, ABSOLUTE)
+    if len(started) >= 2 and started[-1] == started[-2]:
+        return Preference(-1 if started[-1] else 1, ABSOLUTE)
+    if gap:
+        return Preference(1 if gap > 0 else -1, STRONG)
+    return Preference(-1 if started[-1] else 1, MILD)
+
+
+def strain(hist: History, player: int, starts: bool) -> tuple[int, int]:
+    """What a seat does to ``player``: (how far their difference goes beyond ±2, squared; 1 if
+    it is their third game in a row in the same seat)."""
+    started = _started(hist.seats.get(player, []))
+    after = difference(hist, player) + (-1 if starts else 1)
+    third = len(started) >= 2 and started[-1] == started[-2] == starts
+    return max(0, abs(after) - 2) ** 2, int(third)
+
+
+SeatCost = tuple[int, int, int, int]
+"""Differences beyond ±2 (the excess squared), third games in a row in one seat, preferences
+not granted, strong (or absolute) ones not granted."""
+
+
+def seat_cost(hist: History, player: int, starts: bool) -> SeatCost:
+    """What starting (or following) costs ``player`` (see :data:`SeatCost`)."""
+    excess, third = strain(hist, player, starts)
+    wish = preference(hist, player)
+    denied = bool(wish.direction) and (wish.direction > 0) != starts
+    return excess, third, int(denied), int(denied and wish.strength >= STRONG)
+
+
+def _both(first: SeatCost, second: SeatCost) -> SeatCost:
+    return (first[0] + second[0], first[1] + second[1], first[2] + second[2], first[3] + second[3])
+
+
+def seating_cost(hist: History, first: int, second: int) -> SeatCost:
+    """What ``first`` starting against ``second`` costs, in order of priority (see
+    :data:`SeatCost`)."""
+    return _both(seat_cost(hist, first, True), seat_cost(hist, second, False))
+
+
+def _alternation(hist: History, first: int, second: int) -> int:
+    """0 if ``first`` starting alternates from the last game in which one of the two started
+    and the other did not (FIDE E.3; unplayed rounds left out), else 1; 0 if there is none."""
+    mine = _started(hist.seats.get(first, []))
+    theirs = _started(hist.seats.get(second, []))
+    for a, b in zip(reversed(mine), reversed(theirs), strict=False):
+        if a != b:
+            return int(a)
+    return 0
+
+
+def _seat_two(a: int, b: int, hist: History, rank: Mapping[int, int]) -> tuple[int, int]:
+    """Who starts at a table of two, as a FIDE arbiter gives colours (C.04.3 E): the seating
+    that costs least (:func:`seating_cost`: no difference beyond ±2, no third game in a row in
+    one seat, both preferences, the stronger one), then alternating from the last game where
+    their seats differed, then the higher-ranked player's preference, then the higher-ranked
+    starts."""
+    higher, lower = sorted((a, b), key=lambda p: rank.get(p, 0))
+    wish = preference(hist, higher).direction
+
+    def key(order: tuple[int, int]) -> tuple[SeatCost, int, int, int]:
+        first, second = order
+        refused = 0 if not wish or (wish > 0) == (first == higher) else 1
+        return (
+            seating_cost(hist, first, second),
+            _alternation(hist, first, second),
+            refused,
+            int(first != higher),
+        )
+
+    return min(((higher, lower), (lower, higher)), key=key)
 
 
 def seat(players: Sequence[int], hist: History, rank: Mapping[int, int]) -> tuple[int, ...]:
-    """``players`` in seat order (the first starts), balancing seats: the deal that repeats
-    seats least (each player's count in their new seat, squared), then gives the first seat to
-    whoever leans most to it, then the higher-ranked first."""
+    """``players`` in seat order (the first starts). Two: as :func:`_seat_two`. More: the deal
+    that repeats seats least (each player's count in their new seat, squared), then gives the
+    first seat to the one whose :func:`preference` to start is strongest (counted as at two),
+    then the higher-ranked first."""
+    if len(players) == 2:
+        return _seat_two(players[0], players[1], hist, rank)
 
     def cost(order: tuple[int, ...]) -> tuple[int, int, tuple[int, ...]]:
         repeats = sum((hist.seat_count(p, s) + 1) ** 2 for s, p in enumerate(order))
-        lean = _lean(hist, order[0])
-        return repeats, -(2 * lean[0] + lean[1]), tuple(rank.get(p, 0) for p in order)
+        wish = preference(hist, order[0])
+        return repeats, -wish.direction * wish.strength, tuple(rank.get(p, 0) for p in order)
 
     return min(itertools.permutations(players), key=cost)
 
@@ -226,15 +325,17 @@ def _swiss_pairs(ranking: Sequence[int], points: Mapping[int, Fraction], hist: H
         groups.setdefault(points[p], []).append(p)
     fewest = min(hist.byes[p] for p in players)
     lowest = min(points[p] for p in players) - Fraction(1, units)
+    in_group = {p: group.index(p) for group in groups.values() for p in group}
+    seats = {(p, starts): seat_cost(hist, p, starts) for p in players for starts in (True, False)}
     graph = nx.Graph()
     costs: dict[tuple[int, int], int] = {}
     for a, b in itertools.combinations(players, 2):
-        costs[(a, b)] = _pair_cost(a, b, points, units, hist, groups, position)
+        costs[(a, b)] = _pair_cost(a, b, points, units, hist, groups, position, in_group, seats)
     if len(players) % 2:
         for p in players:
             gap = int((points[p] - lowest) * units)
             from_bottom = len(players) - 1 - position[p]
-            costs[(p, BYE)] = _lexicographic(hist.byes[p] - fewest, 0, 0, gap * gap, 0, from_bottom)
+            costs[(p, BYE)] = _lexicographic(hist.byes[p] - fewest, 0, 0, 0, gap * gap, 0, 0, from_bottom)
     top = max(costs.values()) + 1
     for (a, b), cost in costs.items():
         graph.add_edge(a, b, weight=top - cost)
@@ -245,7 +346,7 @@ def _swiss_pairs(ranking: Sequence[int], points: Mapping[int, Fraction], hist: H
         if BYE in (a, b):
             byes.append(b if a == BYE else a)
             continue
-        tables.append(seat(sorted((a, b), key=position.__getitem__), hist, position))
+        tables.append(_seat_two(a, b, hist, position))
     tables.sort(key=lambda t: min(position[p] for p in t))
     return Plan(tuple(tables), tuple(byes))
 
@@ -258,19 +359,19 @@ def _pair_cost(
     hist: History,
     groups: Mapping[Fraction, list[int]],
     position: Mapping[int, int],
+    in_group: Mapping[int, int],
+    seats: Mapping[tuple[int, bool], SeatCost],
 ) -> int:
-    must_a, wish_a = _lean(hist, a)
-    must_b, wish_b = _lean(hist, b)
-    clash = 1 if must_a and must_a == must_b else 0
+    excess, third, denied, denied_strong = min(
+        _both(seats[(a, True)], seats[(b, False)]), _both(seats[(b, True)], seats[(a, False)])
+    )
     gap = int((points[a] - points[b]) * units)
-    wishes = 1 if wish_a and wish_a == wish_b else 0
     if points[a] == points[b]:
-        group = groups[points[a]]
-        distance = abs(group.index(a) - group.index(b))
-        fold = abs(2 * distance - len(group))
+        distance = abs(in_group[a] - in_group[b])
+        fold = abs(2 * distance - len(groups[points[a]]))
     else:
         fold = abs(position[a] - position[b])
-    return _lexicographic(0, hist.meetings(a, b), clash, gap * gap, wishes, fold)
+    return _lexicographic(0, hist.meetings(a, b), excess, third, gap * gap, denied, denied_strong, fold)
 
 
 # -- tables of three or four ----------------------------------------------------------------------

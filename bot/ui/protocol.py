@@ -19,6 +19,17 @@ class Lobbies(Protocol):
     async def troubles(self, update: Update) -> list[str]:
         """Once ``update`` is shown: what the bot could not do for it."""
 
+    async def post(
+        self,
+        channel_id: int,
+        content: str,
+        *,
+        pings: list[int] | None = None,
+        file: discord.File | None = None,
+        view: discord.ui.View | None = None,
+    ) -> discord.Message | None:
+        """Send ``content`` in a channel or thread, pinging exactly ``pings``."""
+
 
 class TableBot(Protocol):
     """The bot as the UI sees it (:class:`bot.client.TilehostBot` is one): the session service,
@@ -41,6 +52,9 @@ class TableBot(Protocol):
         self, channel_id: int, /
     ) -> discord.abc.GuildChannel | discord.abc.PrivateChannel | discord.Thread:
         """A channel or thread from Discord."""
+
+    def get_guild(self, id: int, /) -> discord.Guild | None:
+        """A server the bot is in (cached)."""
 
     def get_user(self, id: int, /) -> discord.User | None:
         """A cached user."""

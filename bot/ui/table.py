@@ -36,6 +36,8 @@ from bot import words
 from bot.sessions import Session, Status, Step, Update, UpdateKind
 from bot.ui import buttons, files, replies
 from bot.ui.protocol import TableBot
+from bot.ui.rematch import result_view
+from bot.ui.turns import reminder_dm
 
 log = logging.getLogger(__name__)
 
@@ -636,7 +638,9 @@ class TableAnnouncer:
         if session.room_id == session.row.channel_id:
             final = words.turn_message(shown, [*turn.running, *steps], [], ping=False)
             content = words.clip(final + ("\n" + " ".join(words.mention(u) for u in pings) if pings else ""))
-            message = await self._send(session, content, pings=pings, board=shown, channel=True)
+            message = await self._send(
+                session, content, pings=pings, board=shown, view=result_view(session), channel=True
+            )
             await self._remember(session, message)
             return
         closing = words.turn_message(shown, [*turn.before, *turn.running, *steps], [], ping=False)
@@ -651,7 +655,9 @@ class TableAnnouncer:
             await self._send(session, closing, board=shown)
         where = room.mention if isinstance(room, discord.Thread) else None
         result = words.result_message(shown, pings, where)
-        message = await self._send(session, result, pings=pings, board=shown, channel=True)
+        message = await self._send(
+            session, result, pings=pings, board=shown, view=result_view(session), channel=True
+        )
         await self._remember(session, message)
         await self._archive(room)
 
@@ -695,7 +701,7 @@ class TableAnnouncer:
         text = words.reminder(session)
         await self._send(session, text, pings=[seat.user_id])
         if await self.bot.service.storage.dm_reminders(seat.user_id):
-            await self._dm(seat.user_id, text)
+            await self._dm(seat.user_id, await reminder_dm(self.bot, seat.user_id, text))
 
     async def _dm(self, user_id: int, text: str) -> None:
         try:

@@ -56,9 +56,7 @@ ORIENTATIONS: tuple[Orientation, ...] = tuple(
 
 def parse_shape(shape: str) -> Cells:
     """The cells of a ``/``-separated shape drawing, normalised."""
-    cells = [
-        (x, y) for y, row in enumerate(shape.split("/")) for x, mark in enumerate(row) if mark == "X"
-    ]
+    cells = [(x, y) for y, row in enumerate(shape.split("/")) for x, mark in enumerate(row) if mark == "X"]
     return normalise(cells)
 
 

@@ -205,7 +205,6 @@ def score_problem(state: State, move: Move) -> str | None:
     return None
 
 
-
 # -- writing -----------------------------------------------------------------------------------
 
 

@@ -72,6 +72,7 @@ def placement(laid: str, cell: Cell) -> Move:
     listed for every state; sharing them saves building the same values again)."""
     return Move(MoveKind.PLACE, laid, cell)
 
+
 HIDDEN = "?"
 """A tile that the viewer may not see (in a masked hand or the well)."""
 

@@ -179,7 +179,11 @@ def test_bad_deals_and_options_are_refused() -> None:
 
 
 JSON = st.recursive(
-    st.none() | st.booleans() | st.integers(-(10**30), 10**30) | st.floats() | st.text(max_size=12)
+    st.none()
+    | st.booleans()
+    | st.integers(-(10**30), 10**30)
+    | st.floats()
+    | st.text(max_size=12)
     | st.sampled_from(TILE_NAMES),
     lambda inner: st.lists(inner, max_size=25) | st.dictionaries(st.text(max_size=5), inner, max_size=4),
     max_leaves=60,
