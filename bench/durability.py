@@ -11,6 +11,14 @@ command. The parent kills the child with SIGKILL at a random moment, then checks
 notation. The next child restores the games and reports, before playing, which games have a
 deadline stored and which ones its turn clock armed: they must be the same. The short version
 runs in the test suite (``tests/attacks/test_sigkill.py``).
+
+The moment of each kill is chosen by events, not by the clock, so that a slow or busy machine
+kills at the same points of the play as a fast one: the parent waits until the child is ready
+(its restore and clock check done) and then until it has acknowledged a random number of new
+moves (0 to ``--kill-after``; the first kill waits for one at least, so every run checks acknowledged
+moves), and kills after a random pause of up to ``--jitter`` seconds, which lands the kill
+anywhere in the command under way. A wait that is never answered (the child hung) ends the run
+after :data:`HANG_SECONDS`.
 """
 
 from __future__ import annotations
@@ -26,6 +34,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -34,12 +43,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench import simdrive
 from tests.attacks.support import answered
 
-READY_SECONDS = 120.0
+HANG_SECONDS = 600.0
+"""How long the parent waits for the child to be ready, or for its next acknowledged move, before
+it calls the child hung (a busy two-core machine takes about 20 s to restart it)."""
 
 
 @dataclass
 class Outcome:
-    """What the kills found."""
+    """What the kills found (``killed_after``: how many new moves each kill waited for)."""
 
     kills: int = 0
     acknowledged: int = 0
@@ -48,6 +59,7 @@ class Outcome:
     integrity: list[str] = field(default_factory=list)
     unarmed: list[int] = field(default_factory=list)
     restarts: list[float] = field(default_factory=list)
+    killed_after: list[int] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -103,15 +115,34 @@ def start_child(db_path: str, acks: str, status: str, channels: int, seed: int) 
 
 
 def wait_ready(child: subprocess.Popen[bytes], status: str) -> dict[str, list[int]]:
-    deadline = time.monotonic() + READY_SECONDS
-    while time.monotonic() < deadline:
-        if os.path.exists(status) and os.path.getsize(status) > 0:
-            return dict(json.loads(Path(status).read_text()))
+    """The child's report once it is ready (its games restored, its clock checked)."""
+    wait_for(child, lambda: os.path.exists(status) and os.path.getsize(status) > 0, "ready")
+    return dict(json.loads(Path(status).read_text()))
+
+
+def acknowledged(acks: str) -> int:
+    """How many moves the players were told were recorded, in all the children so far."""
+    if not os.path.exists(acks):
+        return 0
+    with open(acks, encoding="utf-8") as file:
+        return sum(1 for line in file if line.endswith("\n"))
+
+
+def wait_for_acks(child: subprocess.Popen[bytes], acks: str, target: int) -> None:
+    """Wait until ``target`` moves in all have been acknowledged."""
+    wait_for(child, lambda: acknowledged(acks) >= target, f"acknowledging move {target}")
+
+
+def wait_for(child: subprocess.Popen[bytes], done: Callable[[], bool], what: str) -> None:
+    """Poll ``done()`` until it is true; fail if the child exits first, or hangs."""
+    deadline = time.monotonic() + HANG_SECONDS
+    while not done():
         if child.poll() is not None:
-            raise RuntimeError(f"the bot exited with {child.returncode} before it was ready")
-        time.sleep(0.05)
-    child.kill()
-    raise RuntimeError("the bot was not ready in time")
+            raise RuntimeError(f"the bot exited with {child.returncode} before it was {what}")
+        if time.monotonic() > deadline:
+            child.kill()
+            raise RuntimeError(f"the bot hung: not {what} after {HANG_SECONDS:.0f} s")
+        time.sleep(0.02)
 
 
 def check_database(db_path: str, acks: str, outcome: Outcome) -> None:
@@ -132,30 +163,33 @@ def check_database(db_path: str, acks: str, outcome: Outcome) -> None:
 
 
 def run(
-    kills: int, channels: int, db_path: str, *, low: float = 0.5, high: float = 3.0, seed: int = 1
+    kills: int, channels: int, db_path: str, *, kill_after: int = 3, jitter: float = 2.0, seed: int = 1
 ) -> Outcome:
-    """Start the bot, kill it at a random moment, check; ``kills`` times, then one last start
-    to check the clocks it re-arms."""
+    """Start the bot; once it is ready and has acknowledged a random number of new moves (0 to
+    ``kill_after``, 1 at least before the first kill), kill it after a random pause of up to ``jitter``
+    seconds and check; ``kills`` times, then one last start to check the clocks it re-arms."""
     chooser = random.Random(seed)
     outcome = Outcome()
-    work = tempfile.mkdtemp(prefix="tilehost-kill-")
-    acks = os.path.join(work, "acks.log")
-    for round_ in range(kills + 1):
-        status = os.path.join(work, f"status-{round_}.json")
-        child = start_child(db_path, acks, status, channels, seed * 1000 + round_)
-        try:
-            ready = wait_ready(child, status)
-            outcome.restarts.append(float(ready.get("seconds", 0.0)))  # type: ignore[arg-type]
-            missing = sorted(set(ready["clocked"]) - set(ready["armed"]))
-            outcome.unarmed += missing
-            if round_ == kills:
-                break
-            time.sleep(chooser.uniform(low, high))
-        finally:
-            child.send_signal(signal.SIGKILL)
-            child.wait()
-        outcome.kills += 1
-        check_database(db_path, acks, outcome)
+    with tempfile.TemporaryDirectory(prefix="tilehost-kill-") as work:
+        acks_path = os.path.join(work, "acks.log")
+        for round_ in range(kills + 1):
+            status = os.path.join(work, f"status-{round_}.json")
+            child = start_child(db_path, acks_path, status, channels, seed * 1000 + round_)
+            try:
+                ready = wait_ready(child, status)
+                outcome.restarts.append(float(ready.get("seconds", 0.0)))  # type: ignore[arg-type]
+                outcome.unarmed += sorted(set(ready["clocked"]) - set(ready["armed"]))
+                if round_ == kills:
+                    break
+                wanted = chooser.randint(1 if round_ == 0 else 0, max(1, kill_after))
+                wait_for_acks(child, acks_path, acknowledged(acks_path) + wanted)
+                outcome.killed_after.append(wanted)
+                time.sleep(chooser.uniform(0.0, jitter))
+            finally:
+                child.send_signal(signal.SIGKILL)
+                child.wait()
+            outcome.kills += 1
+            check_database(db_path, acks_path, outcome)
     return outcome
 
 
@@ -168,13 +202,19 @@ def main() -> int:
     parser.add_argument("--acks", default="", help=argparse.SUPPRESS)
     parser.add_argument("--status", default="", help=argparse.SUPPRESS)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--kill-after", type=int, default=3, help="new acknowledged moves before a kill: 0 to this"
+    )
+    parser.add_argument("--jitter", type=float, default=2.0, help="then a random pause of up to this (s)")
     args = parser.parse_args()
     if args.child:
         asyncio.run(play_until_killed(args.db, args.acks, args.status, args.channels, args.seed))
         return 0
     db_path = args.db or os.path.join(tempfile.mkdtemp(prefix="tilehost-kill-"), "tilehost.db")
     started = time.perf_counter()
-    outcome = run(args.kills, args.channels, db_path, seed=args.seed)
+    outcome = run(
+        args.kills, args.channels, db_path, kill_after=args.kill_after, jitter=args.jitter, seed=args.seed
+    )
     print(
         f"{outcome.kills} SIGKILLs in {time.perf_counter() - started:.0f} s: {outcome.acknowledged} moves "
         f"acknowledged, {outcome.stored} stored, {len(outcome.lost)} lost; integrity "

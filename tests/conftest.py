@@ -10,6 +10,7 @@ import itertools
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
+import hypothesis
 import pytest
 
 from bot import workers
@@ -20,6 +21,14 @@ from tests.support.postgres import PostgresServer, PostgresUnavailable
 from tests.support.processes import mark_run
 
 mark_run()  # every process the run starts inherits it (tests/test_nothing_left_running.py)
+
+# Hypothesis judges speed in two places: a deadline per example (200 ms) and the "too slow"
+# health check on generating data. Both make a verdict depend on the machine's load, so neither
+# is used; a test that sets its own settings still inherits these.
+hypothesis.settings.register_profile(
+    "tilehost", deadline=None, suppress_health_check=[hypothesis.HealthCheck.too_slow]
+)
+hypothesis.settings.load_profile("tilehost")
 
 BACKENDS = ("sqlite", "postgresql")
 

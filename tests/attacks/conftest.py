@@ -10,6 +10,7 @@ import pytest
 
 from bot.client import TilehostBot, create_bot
 from bot.settings import Settings
+from tests.e2e.helpers import TEST_PLAYOUTS
 
 ALL_GAMES = (
     "cogs.lobby",
@@ -32,10 +33,11 @@ def seed() -> list[int]:
 @pytest.fixture
 def make_bot(db_path: str, seed: list[int]) -> Callable[..., TilehostBot]:
     """Build the real bot on the test database (call again to restart on the same data);
-    keyword arguments change its settings."""
+    keyword arguments change its settings. A hard decision costs playouts, not seconds."""
 
     def build(**changes: Any) -> TilehostBot:
-        settings = replace(Settings(token="test-token", db_path=db_path, turn_hours=24), **changes)
+        base = Settings(token="test-token", db_path=db_path, turn_hours=24, computer_iterations=TEST_PLAYOUTS)
+        settings = replace(base, **changes)
         return create_bot(settings, extensions=ALL_GAMES, seed_source=lambda: seed[0])
 
     return build

@@ -51,14 +51,22 @@ def seat_names(db_path: str, game_id: int) -> dict[int, str]:
     return dict(rows(db_path, "SELECT seat, name FROM seats WHERE game_id = ?", game_id))
 
 
+TEST_PLAYOUTS = 8
+"""What a ``hard`` computer or a hint spends on one decision in the tests: playouts, never seconds
+(the bot's default, two seconds, would make the choice and the test's time depend on the
+machine's speed)."""
+
+
 def build_bot(
     db_path: str, extensions: Sequence[str], seed: list[int] | Callable[[], int], **settings: Any
 ) -> TilehostBot:
     """The real bot on the test database with ``extensions`` (the one bot builder of the tests).
     Games get their seeds from ``seed``: a function, or a list whose first item a test may
-    change before ``new``. ``settings`` override :class:`Settings` fields. Call again to
-    restart on the same data."""
+    change before ``new``. ``settings`` override :class:`Settings` fields (a hard decision costs
+    :data:`TEST_PLAYOUTS` unless ``computer_iterations`` says otherwise). Call again to restart
+    on the same data."""
     seeds = seed if callable(seed) else (lambda: seed[0])
+    settings.setdefault("computer_iterations", TEST_PLAYOUTS)
     config = Settings(token="test-token", db_path=db_path, **settings)
     return create_bot(config, extensions=extensions, seed_source=seeds)
 
