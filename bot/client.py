@@ -90,6 +90,8 @@ class TilehostBot(commands.Bot):
         self.service: SessionService
         self.tournaments: TournamentService
         self.announcer = TableAnnouncer(self)
+        self.add_listener(self.announcer.on_raw_thread_delete, "on_raw_thread_delete")
+        self.add_listener(self.announcer.on_raw_thread_update, "on_raw_thread_update")
         self.daily_notices = DailyNotices(self, self.announcer.post)
         self.tournament_announcer = TournamentAnnouncer(self)
         self.limits = Limits(settings.rate_user, settings.rate_channel, now=virtual_now)

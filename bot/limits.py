@@ -68,7 +68,8 @@ class Limits:
 
     def check(self, kind: str, user_id: int, channel_id: int | None) -> None:
         """Take one request of ``kind`` from the user's and the channel's allowance, or raise
-        :class:`TooFast` (taking nothing) saying how long to wait."""
+        :class:`TooFast` (taking nothing) saying how long to wait. For a request made in a
+        thread, ``channel_id`` is the thread's parent channel: its threads share its allowance."""
         now = self._now()
         keys: list[tuple[tuple[str, int], Rate]] = []
         if self.per_user is not None:

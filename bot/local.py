@@ -17,7 +17,10 @@ on demand, and it refuses overlapping operations. These seams, on SimCord intern
   refreshes by one lock, and bounded (``Env.settle_timeout``) to end before the bot's next
   turn-clock alarm, since SimCord waits for every timer that comes due during an action;
 - every tab (``Preview._publish``, ``_initial_target``, ``_pages``): refreshed when the bot did
-  something on its own, and pointed at its newest message so that it scrolls there.
+  something on its own, and pointed at its newest message so that it scrolls there;
+- refusals (:func:`bot.ui.replies.answer_refusals`, on the command tree's ``on_error``, which
+  SimCord wraps at start to capture the bot's errors): a refused command is answered as a
+  refusal, not shown as a failed action.
 
 SimCord's page shows one channel per session (no threads) and allows one session per simulated
 Discord, so the local server turns games in threads off: every game is played in ``#games`` (a
@@ -42,6 +45,7 @@ from typing import TYPE_CHECKING, Any
 from bot import workers
 from bot.client import TilehostBot, create_bot
 from bot.settings import LOCAL_HOST, ConfigError, Settings, load_settings, mask
+from bot.ui.replies import answer_refusals
 
 if TYPE_CHECKING:
     from simcord import ChannelHandle, Env, MemberActor, Preview
@@ -363,6 +367,7 @@ async def open_table(
     clock = WallClock(env)
     clock.catch_up()  # before the bot starts, so every timer it sets is on the wall clock
     await env.start()
+    answer_refusals(bot.tree)
     try:
         # The page shows one channel, not threads: games play in #games itself.
         await bot.storage.set_threads(SERVER_ID, False)

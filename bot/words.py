@@ -147,20 +147,31 @@ def step_lines(session: Session, steps: Sequence[Step]) -> list[str]:
 
 
 def _turns(steps: Sequence[Step]) -> list[list[Step]]:
+    """The steps grouped into lines: one per turn, split where the rules took over (a forced
+    step that says nothing, such as a Tile Up! turn ended for want of anything to do, joins
+    the line of the moves before it instead of a bare "had no choice")."""
     groups: list[list[Step]] = []
     for step in steps:
-        if groups and groups[-1][-1].seat == step.seat and not step.new_turn:
+        if groups and _same_line(groups[-1][-1], step):
             groups[-1].append(step)
         else:
             groups.append([step])
     return groups
 
 
+def _same_line(last: Step, step: Step) -> bool:
+    if last.seat != step.seat or last.new_turn:
+        return False  # another player's turn, or a new turn of the same player
+    if last.line.startswith("!") or step.line.startswith("!"):
+        return False  # a timeout or a resignation has its own line
+    return step.forced == last.forced or (step.forced and not step.events)
+
+
 def _turn_line(session: Session, group: Sequence[Step]) -> str:
     seat = group[0].seat
     who = name(session, seat)
     forced = all(step.forced for step in group)
-    moves = [step.line for step in group if not step.line.startswith("!")]
+    moves = [step.line for step in group if not step.line.startswith("!") and (forced or not step.forced)]
     special = [step.line for step in group if step.line.startswith("!")]
     events = [event for step in group for event in step.events]
     if "!resign" in special:
@@ -419,15 +430,68 @@ def reminder(session: Session) -> str:
 
 
 def private_ack(session: Session, steps: Sequence[Step], seat: int | None) -> str:
-    """What the mover reads privately once their move is stored."""
-    lines = ["✅ Recorded. " + " ".join(step_lines(session, steps))]
-    if seat is not None and not session.is_over and session.state is not None:
+    """What the mover reads privately once their move is stored: not the public turn message
+    again, but what only they need: their move, their hand now (where hands are hidden) and
+    their next step (their turn goes on, it is theirs again, or who plays next)."""
+    if steps and steps[0].line == RESIGN:
+        left = your_finish(session, seat) if session.is_over else "You rank last; the others play on."
+        return clip("\n".join(line for line in ("✅ Recorded: you resigned.", left) if line))
+    own = [step.line for step in steps if step.seat == seat and not step.forced] if seat is not None else []
+    lines = ["✅ Recorded: " + ", ".join(f"`{line}`" for line in own) + "." if own else "✅ Recorded."]
+    if session.is_over:
+        lines.append(your_finish(session, seat))
+        return clip("\n".join(line for line in lines if line))
+    if seat is not None and session.state is not None and session.game.hands_hidden:
         hand = session.game.hand(session.game.view(session.state, seat), seat)
-        if hand is not None and session.game.hands_hidden:
-            lines.append(f"Your hand: {', '.join(hand) if hand else 'nothing'}")
-        if session.to_act() == seat:
-            lines.append("It's still your turn.")
-    return clip("\n".join(lines))
+        if hand is not None:
+            lines.append(f"Your hand now: {', '.join(hand) if hand else 'nothing'}.")
+    lines.append(next_step(session, seat, steps))
+    return clip("\n".join(line for line in lines if line))
+
+
+def your_finish(session: Session, seat: int | None) -> str:
+    """The mover's own place when their move ended the game (the result is public):
+    ``🏁 The game is over: you finish 2nd of 3, with 212 points.``"""
+    outcome = session.outcome()
+    if outcome is None or seat is None or session.game.max_players == 1:
+        return ""
+    rank, players = outcome.ranks[seat], len(outcome.ranks)
+    shared = sum(1 for other in outcome.ranks if other == rank) > 1
+    place = f"{_ordinal(rank)} of {players}" + (" (shared)" if shared else "")
+    return f"🏁 The game is over: you finish {place}, with {counted(outcome.scores[seat], 'point')}."
+
+
+def _ordinal(number: int) -> str:
+    suffix = "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    return f"{number}{suffix}"
+
+
+def next_step(session: Session, seat: int | None, steps: Sequence[Step]) -> str:
+    """The mover's next step: ``Your turn goes on: 23 placements or `pass` (`/puzzominos
+    play`).``, ``It's your turn again.``, or who plays next."""
+    to_act = session.to_act()
+    if to_act is None or seat is None or session.state is None or session.game.max_players == 1:
+        return ""
+    if to_act != seat:
+        return f"{name(session, to_act)} plays next."
+    if any(step.new_turn for step in steps):
+        return "It's your turn again (the others had no move to make)."
+    return f"Your turn goes on: {_choices(session)} (`/{session.game.name} play`: autocomplete lists them)."
+
+
+def _choices(session: Session) -> str:
+    """The kinds of move the seat to act has: ``23 placements, `score` or `end```."""
+    game, state = session.game, session.state
+    placements, verbs = 0, []
+    for move in game.legal_moves(state):
+        notation = game.format_move(state, move)
+        verb = notation.split()[0]
+        if notation.isalpha() or (" " in notation and verb.isalpha()):
+            verbs.append(f"`{verb}`")
+        else:
+            placements += 1
+    kinds = ([counted(placements, "placement")] if placements else []) + list(dict.fromkeys(verbs))
+    return ", ".join(kinds[:-1]) + (" or " if len(kinds) > 1 else "") + kinds[-1] if kinds else "a move"
 
 
 def hint_message(session: Session, decision: ai.Decision, command: str) -> str:
@@ -480,3 +544,105 @@ def _points_now(game: Game[Any, Any], points: float) -> str:
 def _signed(game: Game[Any, Any], points: float) -> str:
     amount = round(points)
     return f" ({amount:+d})" if amount else ""
+
+
+# -- where a table is, and what the bot may not do there --------------------------------------------
+
+PERMISSIONS = {
+    "view_channel": "View Channel",
+    "send_messages": "Send Messages",
+    "send_messages_in_threads": "Send Messages in Threads",
+    "attach_files": "Attach Files",
+    "create_public_threads": "Create Public Threads",
+}
+"""Discord's names of the permissions a table needs, as a server admin sees them."""
+
+
+def missing_permissions(
+    session: Session, missing: Sequence[str], channel_id: int, role: str, what: str
+) -> str:
+    """What the bot could not do at a table for want of permissions, and who can fix it:
+    ``⚠️ Tri-Ominos #12: no board was posted. Tilehost needs Attach Files in #games: a server
+    admin can allow it in that channel's permissions (Edit Channel → Permissions), for the
+    Tilehost role.``"""
+    needed = " and ".join(f"**{PERMISSIONS.get(key, key)}**" for key in missing)
+    them = "them" if len(missing) > 1 else "it"
+    return (
+        f"⚠️ {header(session)}: {what}. Tilehost needs {needed} in <#{channel_id}>: a server admin can "
+        f"allow {them} in that channel's permissions (Edit Channel → Permissions), for the "
+        f"**{escape(role)}** role."
+    )
+
+
+def no_picture_note(role: str) -> str:
+    """The line a board message has when the bot may not attach its picture."""
+    return (
+        f"(No picture: Tilehost may not attach files here. A server admin can allow **Attach Files** "
+        f"for the **{escape(role)}** role in this channel's permissions.)"
+    )
+
+
+def thread_gone(session: Session, why: str, new_thread: bool) -> str:
+    """Why a game left its thread and where it goes on: ``🧵 The thread of Tri-Ominos #12 was
+    deleted: the game goes on in a new thread.``"""
+    where = "in a new thread" if new_thread else "here, in this channel"
+    return f"🧵 The thread of {header(session)} {why}: the game goes on {where}."
+
+
+def not_posted(session: Session, why: str) -> str:
+    """What the mover and the host read when nothing could be posted for a table."""
+    return (
+        f"⚠️ {header(session)}: your move is stored, but its board could not be posted ({why}). "
+        f"The game goes on; `/{session.game.name} board` shows it."
+    )
+
+
+# -- autocomplete that has no move to offer ------------------------------------------------------------
+
+NOT_A_MOVE = "(not a move)"
+"""The value of an autocomplete line that only tells something (whose turn it is): picking it
+is refused, and nothing is stored."""
+CHOICE_LIMIT = 100
+
+
+def plain(text: str) -> str:
+    """``text`` for an autocomplete line (Discord shows no markdown there), within its 100
+    characters."""
+    flat = " ".join(text.replace("**", "").replace("`", "").split())
+    return flat if len(flat) <= CHOICE_LIMIT else flat[: CHOICE_LIMIT - 1] + "…"
+
+
+def no_moves_note(session: Session, user_id: int) -> str | None:
+    """Why autocomplete offers ``user_id`` no move in this game (one line), or None when it
+    has moves to offer: the game is loading, not started or over, or it is someone else's
+    turn (said to a player and to a spectator alike, by name)."""
+    title = f"{session.game.title} #{session.id}"
+    if session.loading is not None:
+        return f"{title} is loading after a restart: try again in a moment."
+    if session.state is None:
+        return f"{title} has not started yet."
+    to_act = session.to_act()
+    if to_act is None:
+        return f"{title} is over."
+    seat = session.seat_of(user_id)
+    if seat == to_act:
+        return None
+    row = session.seats[to_act]
+    whose = f"{short(row.name)}'s turn" + (" (a computer, thinking)" if row.is_computer else "")
+    if seat is None:
+        return f"It's {whose}: you are watching {title} (you have no seat in it)."
+    return f"It's {whose}, not yours: you'll be pinged when yours starts."
+
+
+def nothing_matches(typed: str, prefix: str = "") -> str:
+    """The autocomplete line when no legal move matches what was typed."""
+    if prefix and not typed.strip():
+        return f"No {prefix} move is possible now."
+    shown = short(typed.strip(), 40)
+    return f"No legal move matches “{shown}”: clear the box to see them all."
+
+
+def not_a_move(note: str | None) -> str:
+    """The refusal when the line that only told something is picked as a move."""
+    said = f" ({note})" if note else ""
+    return f"That line of the list is not a move{said}; nothing was stored. Pick a move from the list."

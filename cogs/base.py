@@ -23,7 +23,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import admin, errors, words, workers
-from bot.sessions import Session, SessionService, Status
+from bot.sessions import Session, SessionService, Status, Update
 from bot.ui import buttons, files, replies
 from games import ai, records
 from games.core import Game
@@ -80,6 +80,12 @@ def channel_of(interaction: discord.Interaction) -> int:
     return interaction.channel_id
 
 
+def parent_of(interaction: discord.Interaction) -> int | None:
+    """The channel of the thread the command was used in (None outside a thread)."""
+    channel = interaction.channel
+    return channel.parent_id if isinstance(channel, discord.Thread) else None
+
+
 class MoveTransformer(app_commands.Transformer):
     """Move notation: passed through as typed (the engine parses it under the game's lock);
     autocomplete offers the legal moves of the player to act, best first, filtered by what is
@@ -89,25 +95,49 @@ class MoveTransformer(app_commands.Transformer):
     """Only suggestions starting with this (e.g. ``score``), typed text prefixed with it."""
 
     async def transform(self, interaction: discord.Interaction, value: str) -> str:
+        if value.strip() == words.NOT_A_MOVE:
+            raise errors.SessionError(words.not_a_move(self._note(interaction)))
         return value.strip()
+
+    @staticmethod
+    def _note(interaction: discord.Interaction) -> str | None:
+        """Why the user has no move to pick now (whose turn it is), if that can be told."""
+        cog = getattr(interaction.command, "binding", None)
+        if not isinstance(cog, GameCog) or interaction.channel_id is None:
+            return None
+        try:
+            return words.no_moves_note(cog.table(interaction), interaction.user.id)
+        except errors.SessionError as error:
+            return words.plain(str(error))
 
     async def autocomplete(  # type: ignore[override]
         self, interaction: discord.Interaction, value: str
     ) -> list[app_commands.Choice[str]]:
+        """The legal moves of the user to act, best first; where there are none to offer, one
+        line saying why (whose turn it is), whose value is refused if it is picked."""
         cog = getattr(interaction.command, "binding", None)
         if not isinstance(cog, GameCog) or interaction.channel_id is None:
             return []
         try:
             session = cog.table(interaction)
-        except errors.SessionError:
-            return []
+        except errors.SessionError as error:
+            return [_notice(str(error))]
+        note = words.no_moves_note(session, interaction.user.id)
+        if note is not None:
+            return [_notice(note)]
         typed = f"{self.prefix} {value}" if self.prefix else value
         pairs = await cog.service.suggestions(session, interaction.user.id, typed)
-        return [
+        choices = [
             app_commands.Choice(name=label[:100], value=notation[:100])
             for label, notation in pairs
             if notation.startswith(self.prefix)
         ]
+        return choices or [_notice(words.nothing_matches(value, self.prefix))]
+
+
+def _notice(text: str) -> app_commands.Choice[str]:
+    """An autocomplete line that only tells something: picking it is refused."""
+    return app_commands.Choice(name=words.plain(text), value=words.NOT_A_MOVE)
 
 
 MoveText = app_commands.Transform[str, MoveTransformer]
@@ -174,11 +204,16 @@ class GameCog(commands.GroupCog):
 
     def table(self, interaction: discord.Interaction) -> Session:
         """The game this interaction is about (see :meth:`SessionService.table`)."""
-        return self.service.table(channel_of(interaction), self.hosted, interaction.user.id)
+        return self.service.table(
+            channel_of(interaction), self.hosted, interaction.user.id, parent_of(interaction)
+        )
 
     async def ready_table(self, interaction: discord.Interaction) -> Session:
-        """:meth:`table`, once its state is loaded."""
-        return await self.service.ready(self.table(interaction))
+        """:meth:`table`, once its state is loaded (a thread made for it whose id was never
+        stored is the game's again)."""
+        session = self.table(interaction)
+        await self.service.claim_thread(session, channel_of(interaction))
+        return await self.service.ready(session)
 
     # -- lobby -----------------------------------------------------------------------------
 
@@ -212,7 +247,7 @@ class GameCog(commands.GroupCog):
             log.warning("the reply to lobby %s failed; posting it in the channel", session.id)
             message = await self.bot.announcer.post(session.row.channel_id, content, view=view)
         if message is not None:
-            await self.service.set_message(session, message.id)
+            await self.service.set_lobby_message(session, message.id)
 
     @app_commands.command(description="Take a seat in this channel's lobby.")
     async def join(self, interaction: discord.Interaction) -> None:
@@ -246,12 +281,11 @@ class GameCog(commands.GroupCog):
     async def start(self, interaction: discord.Interaction) -> None:
         await replies.defer_private(interaction)
         session = self.service.lobby_in(channel_of(interaction), self.game_name)
-        await self.service.start(session, interaction.user.id)
-        await self.bot.announcer.caught_up(session.id)
-        where = session.row.thread_id
-        await replies.private(
-            interaction, f"{words.header(session)} has started" + (f": play in <#{where}>." if where else ".")
-        )
+        update = await self.service.start(session, interaction.user.id)
+        troubles = await self.bot.announcer.troubles(update)
+        where = session.row.thread_id if session.row.room_id is None else None
+        started = f"{words.header(session)} has started" + (f": play in <#{where}>." if where else ".")
+        await replies.private(interaction, "\n".join([started, *troubles]))
 
     @app_commands.command(description="Host: call off the lobby or game here (no result is kept).")
     async def abort(self, interaction: discord.Interaction) -> None:
@@ -275,14 +309,23 @@ class GameCog(commands.GroupCog):
         if session.waiting:
             await replies.private(interaction, "⏳ Busy at this table: your move is queued.")
         update = await self.service.play(session, interaction.user.id, text)
-        await replies.private(interaction, words.private_ack(session, update.steps, update.seat))
+        await replies.private(interaction, words.private_ack(update.moment, update.steps, update.seat))
+        await self.tell_troubles(interaction, update)
+
+    async def tell_troubles(self, interaction: discord.Interaction, update: Update) -> None:
+        """Once the update is shown: what the bot could not do for it (post, attach its picture,
+        keep its thread), privately to the user who made it."""
+        troubles = await self.bot.announcer.troubles(update)
+        if troubles:
+            await replies.private(interaction, "\n".join(troubles))
 
     @app_commands.command(description="Resign this game (you rank last; the others play on where they can).")
     async def resign(self, interaction: discord.Interaction) -> None:
         await replies.defer_private(interaction)
         session = await self.ready_table(interaction)
         update = await self.service.resign(session, interaction.user.id)
-        await replies.private(interaction, words.private_ack(session, update.steps, None))
+        await replies.private(interaction, words.private_ack(update.moment, update.steps, update.seat))
+        await self.tell_troubles(interaction, update)
 
     # -- looking -----------------------------------------------------------------------------
 
@@ -318,7 +361,7 @@ class GameCog(commands.GroupCog):
         try:
             return await self.ready_table(interaction)
         except errors.NoGameHere:
-            last = await self.service.last_finished(channel_of(interaction), self.hosted)
+            last = await self.service.last_finished(channel_of(interaction), self.hosted, interaction.user.id)
             if last is None:
                 raise
             return last
@@ -372,7 +415,9 @@ class GameCog(commands.GroupCog):
         return game_id
 
     async def _last_here(self, interaction: discord.Interaction) -> tuple[Any, Record]:
-        last = await self.service.storage.last_finished(channel_of(interaction), self.hosted)
+        last = await self.service.storage.last_finished(
+            channel_of(interaction), self.hosted, interaction.user.id
+        )
         if last is None:
             raise errors.NoGameHere(
                 f"No {self.game.title} game has ended in this channel yet; name one with `game_id` "

@@ -25,7 +25,7 @@ from bot.between.daily import next_day_starts, parse_day, target_of
 from bot.sessions import Session
 from bot.ui import buttons, replies
 from bot.ui import daily as daily_ui
-from cogs.base import CLOCK_HELP, GameCog, channel_of, game_options, owner_of
+from cogs.base import CLOCK_HELP, GameCog, channel_of, game_options, owner_of, parent_of
 from games import puzzosolo as solo
 from games.puzzominos import solver
 from games.puzzominos.board import Place
@@ -63,11 +63,11 @@ class PuzzOminosCog(
 
     def table(self, interaction: discord.Interaction) -> Session:
         """The user's solitaire here if they have one, else the channel's two-player game."""
-        where, user = channel_of(interaction), interaction.user.id
+        where, user, parent = channel_of(interaction), interaction.user.id, parent_of(interaction)
         try:
-            return self.service.table(where, (SOLO,), user)
+            return self.service.table(where, (SOLO,), user, parent)
         except errors.NoGameHere:
-            return self.service.table(where, (GAME,), user)
+            return self.service.table(where, (GAME,), user, parent)
 
     def _solo(self, interaction: discord.Interaction, verb: str) -> Session:
         try:

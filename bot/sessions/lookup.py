@@ -44,10 +44,29 @@ class Tables:
             and (games is None or session.game.name in games)
         ]
 
-    def table(self, channel_id: int, games: Sequence[str], user_id: int) -> Session:
+    def table(
+        self, channel_id: int, games: Sequence[str], user_id: int, parent_id: int | None = None
+    ) -> Session:
         """The session a command in ``channel_id`` means: the game of this thread; else the
         user's own game from this channel; else the only game here. Raises :class:`NoGameHere`
-        (or asks for the thread when the user plays several games from this channel)."""
+        (or asks for the thread when the user plays several games from this channel).
+
+        In a thread (of channel ``parent_id``) that is no live game's: the game whose lobby
+        message the thread was made from (the thread's id was never stored), else the user's own
+        game in the channel (one that moved to a new thread when this one was locked)."""
+        try:
+            return self._table(channel_id, games, user_id)
+        except errors.NoGameHere:
+            if parent_id is None or any(s.row.thread_id == channel_id for s in self._sessions.values()):
+                raise
+            channel = self.in_channel(parent_id, games)
+            lost = [s for s in channel if s.row.thread_id is None and s.row.lobby_message_id == channel_id]
+            mine = [s for s in channel if s.seat_of(user_id) is not None]
+            if lost or len(mine) == 1:
+                return (lost or mine)[0]
+            raise
+
+    def _table(self, channel_id: int, games: Sequence[str], user_id: int) -> Session:
         kind = registry.get(games[0])
         here = self.in_channel(channel_id, games)
         threaded = [s for s in here if s.row.thread_id == channel_id]

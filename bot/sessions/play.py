@@ -115,11 +115,16 @@ class Referee:
         self, session: Session, steps: tuple[Step, ...], user_id: int | None, before: int | None = None
     ) -> Update:
         """The update announcing ``steps``; ``before`` is the seat that was to act before them
-        where it need not be the first mover (a resignation, a timeout)."""
-        passed = any(step.new_turn for step in steps[1:]) or session.is_over
+        where it need not be the first mover (a resignation, a timeout).
+
+        The turn passed when any line ended a turn (a forced draw that opens the next player's
+        turn included) or another seat is to act now: its player is then told in a new
+        message; otherwise the running turn goes on (its message is edited). A timeout that
+        leaves its seat to act (a penalty and more time) is a step of the same turn."""
+        acting = before if before is not None else (steps[0].seat if steps else None)
         after = session.to_act()
-        if after is not None and steps and not passed:
-            passed = after != steps[-1].seat or (before is not None and before != after)
+        ended = any(step.new_turn and not (step.line == TIMEOUT and step.seat == after) for step in steps)
+        passed = session.is_over or ended or (after is not None and after != acting)
         return Update(session, UpdateKind.MOVES, steps, turn_passed=passed, user_id=user_id)
 
     # -- storing a line ------------------------------------------------------------------------
@@ -290,7 +295,7 @@ class Referee:
                     await self.commit_move(session, seat.seat, move, None, forced=False, by_computer=True)
                 )
                 steps.extend(await self.play_forced(session))
-            if any(step.new_turn for step in steps[1:]):
+            if any(step.new_turn for step in steps):
                 break
         return self.moves_update(session, tuple(steps), None)
 

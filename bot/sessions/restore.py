@@ -167,9 +167,12 @@ class Restorer:
         session.header, session.lines, session.state = await self.replay_stored(row, seats)
         self.clocks.set_clock(session, Clock(row.deadline, row.reminder_at))
 
-    async def last_finished(self, channel_id: int, games: Sequence[str]) -> Session | None:
-        """The last game of ``games`` to end in this channel (or a thread of it), loaded."""
-        row = await self.shared.storage.last_finished(channel_id, games)
+    async def last_finished(
+        self, channel_id: int, games: Sequence[str], user_id: int | None = None
+    ) -> Session | None:
+        """The last game of ``games`` to end in this thread or channel (on a tie, ``user_id``'s
+        own first; see :meth:`bot.storage.Storage.last_finished`), loaded."""
+        row = await self.shared.storage.last_finished(channel_id, games, user_id)
         if row is None:
             return None
         seats = await self.shared.storage.seats(row.id)

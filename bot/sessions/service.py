@@ -131,10 +131,35 @@ class SessionService:
         self._patch(session, message_id=message_id)
         await self.storage.set_message(session.id, message_id)
 
+    async def set_lobby_message(self, session: Session, message_id: int) -> None:
+        """Remember a lobby's message: the table's message now, and the one its thread is made
+        from (a thread made from a message has the message's id)."""
+        self._patch(session, message_id=message_id, lobby_message_id=message_id)
+        await self.storage.set_lobby_message(session.id, message_id)
+
     async def set_thread(self, session: Session, thread_id: int) -> None:
-        """Remember the thread the game plays in."""
-        self._patch(session, thread_id=thread_id)
+        """Remember the thread the game plays in (its boards go there)."""
+        self._patch(session, thread_id=thread_id, room_id=None)
         await self.storage.set_thread(session.id, thread_id)
+
+    async def set_room(self, session: Session, room_id: int) -> None:
+        """Remember that the game's boards go to ``room_id`` (its channel) rather than a thread:
+        it plays without one, or went on there when its thread went away."""
+        self._patch(session, room_id=room_id)
+        await self.storage.set_room(session.id, room_id)
+
+    async def claim_thread(self, session: Session, channel_id: int) -> bool:
+        """Take ``channel_id`` as the game's thread when it is the thread made from the game's
+        lobby message but its id was never stored (the write failed at the start); True when
+        it was. A failure to store it is logged: the thread is the game's in memory anyway."""
+        row = session.row
+        if row.thread_id is not None or row.lobby_message_id != channel_id:
+            return False
+        try:
+            await self.set_thread(session, channel_id)
+        except Exception:
+            log.exception("game %s: could not store its thread %s", session.id, channel_id)
+        return True
 
     def _patch(self, session: Session, **changes: Any) -> None:
         """Change the row in memory first: the message or thread exists on Discord whether or not

@@ -99,8 +99,9 @@ class Session:
 
     @property
     def room_id(self) -> int:
-        """Where the game's boards go: its thread, or its channel."""
-        return self.row.thread_id or self.row.channel_id
+        """Where the game's boards go: its thread, or its channel (without a thread, or when its
+        thread went away)."""
+        return self.row.room_id or self.row.thread_id or self.row.channel_id
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat of ``user_id``, or None."""
@@ -136,6 +137,20 @@ class Session:
         """What storage keeps beside the record to list games without replaying them."""
         return {"ply": self.ply, "scores": list(self.scores()), "to_act": self.to_act()}
 
+    def moment(self) -> Session:
+        """A copy of the session as it stands now, which later moves do not change: an update
+        is shown as of when it was made, not as the game stands by the time it is shown."""
+        return Session(
+            self.row,
+            self.game,
+            list(self.seats),
+            self.state,
+            self.header,
+            list(self.lines),
+            deadline=self.deadline,
+            reminder_at=self.reminder_at,
+        )
+
 
 @dataclass(frozen=True)
 class Step:
@@ -148,7 +163,8 @@ class Step:
     """Played by the session because the rules left no choice."""
     by_computer: bool = False
     new_turn: bool = False
-    """True when this line began a new turn of its seat (not the continuation of one)."""
+    """True when the turn did not go on after this line (the game's ``continues_turn`` said
+    no): the next line, whoever makes it, begins a new turn."""
 
 
 @dataclass(frozen=True)
@@ -166,6 +182,12 @@ class Update:
     turn_passed: bool = False
     user_id: int | None = None
     """Who asked for it (None for computers and the clock)."""
+    moment: Session = field(init=False, repr=False, compare=False)
+    """The session as it stood when the update was made (see :meth:`Session.moment`): what
+    the update shows and whom it pings, whatever moved on since."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "moment", self.session.moment())
 
     @property
     def finished(self) -> bool:

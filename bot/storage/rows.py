@@ -150,6 +150,11 @@ class GameRow:
     """What standings group this game's results by besides the game (``Game.variant``)."""
     thread_id: int | None = None
     """The thread the game plays in (None: its channel)."""
+    lobby_message_id: int | None = None
+    """The lobby's message (a thread made from it has its id)."""
+    room_id: int | None = None
+    """Where the boards go when that is not the game's thread: its channel, where it plays
+    without a thread or went on after its thread went away."""
     table_key: int = 0
     """Which of the channel's tables: 0 for the shared one, the host's id for a table of one's
     own (solitaire), below 0 for a tournament's table."""
@@ -161,7 +166,7 @@ class GameRow:
     COLUMNS: ClassVar[str] = (
         "id, game, guild_id, channel_id, host_id, status, options, seed, deal, turn_seconds, ply, "
         "snapshot, deadline, reminder_at, outcome, message_id, created_at, updated_at, finished_at, "
-        "started_at, variant, thread_id, table_key, rematch_of, seating"
+        "started_at, variant, thread_id, table_key, rematch_of, seating, lobby_message_id, room_id"
     )
     """The ``games`` columns :meth:`from_row` reads."""
 

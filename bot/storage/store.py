@@ -262,15 +262,22 @@ class Storage(TournamentStore, BetweenStore):
         rows = await self.database.fetch(sql + " ORDER BY id", params)
         return await _built(rows, GameRow.from_row)
 
-    async def last_finished(self, channel_id: int, games: Sequence[str]) -> GameRow | None:
-        """The last game of ``games`` to end in a channel (or in a thread of it)."""
+    async def last_finished(
+        self, channel_id: int, games: Sequence[str], user_id: int | None = None
+    ) -> GameRow | None:
+        """The last game of ``games`` to end in a thread (the game of that thread) or channel
+        (its own games and its threads'). Of games that ended at the same time, ``user_id``'s
+        own game comes first, then a table's game before another member's solitaire, then the
+        newest."""
         if not games:
             return None
         marks = ", ".join("?" for _ in games)
         row = await self.database.fetchrow(
-            f"SELECT {GameRow.COLUMNS} FROM games WHERE (channel_id = ? OR thread_id = ?) "
-            f"AND status = 'finished' AND game IN ({marks}) ORDER BY finished_at DESC, id DESC LIMIT 1",
-            (channel_id, channel_id, *games),
+            f"SELECT {GameRow.COLUMNS} FROM games g WHERE (channel_id = ? OR thread_id = ?) "
+            f"AND status = 'finished' AND game IN ({marks}) ORDER BY finished_at DESC, "
+            "CASE WHEN EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.user_id = ?) "
+            "THEN 0 ELSE 1 END, CASE WHEN table_key = 0 THEN 0 ELSE 1 END, id DESC LIMIT 1",
+            (channel_id, channel_id, *games, user_id),
         )
         return GameRow.from_row(row) if row else None
 
@@ -494,8 +501,8 @@ class Storage(TournamentStore, BetweenStore):
         )
 
     async def set_thread(self, game_id: int, thread_id: int) -> None:
-        """Remember the thread a game plays in."""
-        await self._write("UPDATE games SET thread_id = ? WHERE id = ?", (thread_id, game_id))
+        """Remember the thread a game plays in (its boards go there: no other room)."""
+        await self._write("UPDATE games SET thread_id = ?, room_id = NULL WHERE id = ?", (thread_id, game_id))
 
     async def threads_enabled(self, guild_id: int) -> bool:
         """Whether games in this server play in threads (on unless the server turned it off)."""
@@ -515,6 +522,18 @@ class Storage(TournamentStore, BetweenStore):
     async def set_message(self, game_id: int, message_id: int) -> None:
         """Remember the last board message of a game (for history links)."""
         await self._write("UPDATE games SET message_id = ? WHERE id = ?", (message_id, game_id))
+
+    async def set_lobby_message(self, game_id: int, message_id: int) -> None:
+        """Remember a lobby's message: the table's message now, and the one its thread is made
+        from."""
+        await self._write(
+            "UPDATE games SET message_id = ?, lobby_message_id = ? WHERE id = ?",
+            (message_id, message_id, game_id),
+        )
+
+    async def set_room(self, game_id: int, room_id: int | None) -> None:
+        """Remember where a game's boards go when that is not its thread (None: its thread)."""
+        await self._write("UPDATE games SET room_id = ? WHERE id = ?", (room_id, game_id))
 
     async def abort(self, game_id: int, now: float) -> bool:
         """Abort a lobby or running game; False when it was not active."""

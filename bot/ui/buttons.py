@@ -84,7 +84,9 @@ class TableButton(
             await send_hand(interaction, service, session)
         elif self.verb is ButtonVerb.START:
             await interaction.response.defer()
-            await service.start(session, user.id)
+            troubles = await bot.announcer.troubles(await service.start(session, user.id))
+            if troubles:
+                await replies.private(interaction, "\n".join(troubles))
         else:
             if self.verb is ButtonVerb.JOIN:
                 await service.join(session, user.id, display_name(user))
@@ -106,10 +108,19 @@ class TableButton(
 
 def throttle(interaction: discord.Interaction, kind: str) -> None:
     """Count a request that draws or searches against the user's and the channel's allowance
-    (see :mod:`bot.limits`); raises :class:`bot.limits.TooFast` before any work is done."""
+    (see :mod:`bot.limits`); raises :class:`bot.limits.TooFast` before any work is done. A
+    thread's requests count with its channel's (threads do not multiply its allowance)."""
     limits = getattr(interaction.client, "limits", None)
     if limits is not None:
-        limits.check(kind, interaction.user.id, interaction.channel_id)
+        limits.check(kind, interaction.user.id, allowance_channel(interaction))
+
+
+def allowance_channel(interaction: discord.Interaction) -> int | None:
+    """The channel whose allowance a request counts against: a thread's parent channel."""
+    channel = interaction.channel
+    if isinstance(channel, discord.Thread):
+        return channel.parent_id
+    return interaction.channel_id
 
 
 def display_name(user: discord.abc.User) -> str:

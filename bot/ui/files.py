@@ -44,10 +44,11 @@ def _renderer(session: Session) -> Renderer:
     return renderers.renderer(session.game.name)
 
 
-async def board_png(session: Session) -> bytes:
-    """The public board as PNG bytes."""
+async def board_png(session: Session, *, exact: bool = False) -> bytes:
+    """The public board as PNG bytes; ``exact``: of this very position, even if the game has
+    left it (a message that tells of a position shows that one)."""
     for attempt in range(REDRAWS + 1):
-        drawing = _drawing_of(session, strict=attempt < REDRAWS)
+        drawing = _drawing_of(session, strict=not exact and attempt < REDRAWS)
         try:
             return await asyncio.shield(drawing.png)
         except workers.Superseded:
@@ -102,9 +103,9 @@ def _forget_failure(task: asyncio.Future[Any]) -> None:
         task.exception()  # retrieved: a failed drawing is raised to its callers, not logged twice
 
 
-async def board_file(session: Session) -> discord.File:
-    """The public board as a PNG attachment."""
-    png = await board_png(session)
+async def board_file(session: Session, *, exact: bool = False) -> discord.File:
+    """The public board as a PNG attachment (``exact``: see :func:`board_png`)."""
+    png = await board_png(session, exact=exact)
     return discord.File(io.BytesIO(png), filename=f"{session.game.name}-{session.id}-{session.ply}.png")
 
 

@@ -7,7 +7,7 @@ from typing import Protocol
 
 import discord
 
-from bot.sessions import Session, SessionService
+from bot.sessions import Session, SessionService, Update
 
 
 class Lobbies(Protocol):
@@ -15,6 +15,9 @@ class Lobbies(Protocol):
 
     async def refresh_lobby(self, session: Session) -> None:
         """Show the lobby as it is now, in its message."""
+
+    async def troubles(self, update: Update) -> list[str]:
+        """Once ``update`` is shown: what the bot could not do for it."""
 
     async def post(
         self,

@@ -77,7 +77,7 @@ class RematchButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"t
         content, view = words.lobby_message(session), buttons.lobby_view(session)
         message = await bot.announcer.post(session.row.channel_id, content, view=view)
         if message is not None:
-            await bot.service.set_message(session, message.id)
+            await bot.service.set_lobby_message(session, message.id)
         where = f": {message.jump_url}" if message is not None else ""
         await replies.private(
             interaction,

@@ -58,16 +58,30 @@ async def private(interaction: discord.Interaction, text: str, **kwargs: Any) ->
     return True
 
 
+def refusal(error: BaseException) -> Exception | None:
+    """The refusal ``error`` carries (a session or game error, Discord's own checks and
+    transformers, work that took too long), or None when it is a failure of the bot."""
+    original = getattr(error, "original", error)
+    if isinstance(original, app_commands.TransformerError) and isinstance(
+        original.__cause__, errors.SessionError | GameError
+    ):
+        return original.__cause__  # a refusal while reading an option (e.g. a game number)
+    refused = (
+        errors.SessionError,
+        GameError,
+        workers.WorkTooLong,
+        app_commands.TransformerError,
+        app_commands.CheckFailure,
+    )
+    return original if isinstance(original, refused) else None
+
+
 async def answer_error(interaction: discord.Interaction, error: Exception) -> None:
     """The one place a refused command is answered (the command tree's error handler): session
     and game errors, Discord's own checks and transformers become a private message saying what
     was wrong; anything else is logged with its traceback and the user is told that nothing was
     recorded."""
-    original = getattr(error, "original", error)
-    if isinstance(original, app_commands.TransformerError) and isinstance(
-        original.__cause__, errors.SessionError | GameError
-    ):
-        original = original.__cause__  # a refusal while reading an option (e.g. a game number)
+    original: BaseException = refusal(error) or getattr(error, "original", None) or error
     if isinstance(original, errors.SessionError | GameError):
         await private(interaction, str(original))
     elif isinstance(original, workers.WorkTooLong):
@@ -85,3 +99,20 @@ async def answer_error(interaction: discord.Interaction, error: Exception) -> No
         command = getattr(interaction.command, "qualified_name", "?")
         log.error("unexpected error in /%s", command, exc_info=original)
         await private(interaction, NOTHING_RECORDED)
+
+
+def answer_refusals(tree: app_commands.CommandTree[Any]) -> None:
+    """Answer a refused command (bad input, not your turn...) as a refusal before the tree's
+    present ``on_error`` hears of it; every other error still reaches that handler. Local mode
+    uses it: SimCord wraps ``on_error`` when the bot starts to capture the bot's errors, and its
+    page marks an action whose command reported an error as failed ("Action outcome
+    uncertain", an error badge), which a refusal is not."""
+    captured = tree.on_error
+
+    async def on_error(interaction: discord.Interaction[Any], error: app_commands.AppCommandError) -> None:
+        if refusal(error) is not None:
+            await answer_error(interaction, error)
+            return
+        await captured(interaction, error)
+
+    tree.on_error = on_error  # type: ignore[method-assign]

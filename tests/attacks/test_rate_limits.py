@@ -66,3 +66,28 @@ async def test_a_channel_has_its_own_allowance(
         refused(env, await person.slash(busy, "triominos board"), "no tri-ominos game")
     refused(env, await people[3].slash(busy, "triominos board"), "try again in 10 s")
     refused(env, await people[3].slash(quiet, "triominos board"), "no tri-ominos game")
+
+
+async def test_threads_share_their_channels_allowance(
+    simcord_env: Any, make_bot: Callable[..., TilehostBot], db_path: str
+) -> None:
+    """Issue 22, item 6: games in threads of one channel draw against that channel's allowance
+    (12 players in 6 threads once drew 144 boards at once against a channel limit of 40)."""
+    env = simcord_env
+    await env.restart_bot(make_bot(rate_channel=Rate(4, 60)))
+    server = env.create_guild("Tile Club")
+    channel, other = server.create_text_channel("games"), server.create_text_channel("other")
+    people = [server.add_member(env.create_user(name)) for name in ("ann", "ben", "cat", "dan", "eve")]
+    threads = []
+    for host, guest in (people[0:2], people[2:4]):
+        await host.slash(channel, "triominos new", target=200)
+        await guest.slash(channel, "triominos join")
+        await host.slash(channel, "triominos start")
+        threads.append(room(channel, env.bot.service.sessions()[-1].id))
+    assert len({thread.id for thread in threads}) == 2 and all(t is not channel for t in threads)
+    for person, thread in zip(people[:4], (threads[0], threads[0], threads[1], threads[1]), strict=True):
+        assert private(await person.slash(thread, "triominos board")).attachments
+    refused(env, await people[0].slash(threads[1], "triominos board"), "try again in 15 s")
+    refused(env, await people[2].slash(threads[0], "triominos board"), "try again in 15 s")
+    refused(env, await people[4].slash(channel, "triominos board"), "try again in 15 s")
+    refused(env, await people[4].slash(other, "triominos board"), "no tri-ominos game")  # its own allowance

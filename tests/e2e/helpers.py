@@ -7,7 +7,7 @@ import re
 import sqlite3
 import weakref
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import discord
@@ -16,6 +16,7 @@ from discord import app_commands
 from bot.client import TilehostBot, create_bot
 from bot.errors import SessionError
 from bot.settings import Settings
+from bot.words import NOT_A_MOVE
 from games.errors import GameError
 
 
@@ -304,8 +305,9 @@ class Table:
         return game_state(self.db_path, self.game_id)[0] == "playing"
 
     async def suggestions(self, who: Any, command: str, option: str, typed: str = "") -> list[str]:
+        """The moves autocomplete offers (not a line saying why it offers none)."""
         choices = await who.autocomplete(self.thread, f"{self.game} {command}", option, typed)
-        return [choice["value"] for choice in choices]
+        return [choice["value"] for choice in choices if choice["value"] != NOT_A_MOVE]
 
     async def command(self, who: Any, name: str, **options: Any) -> Any:
         """``who`` runs ``/<game> name``: a private "Recorded" answer; a step of a running turn
@@ -325,3 +327,34 @@ class Table:
         elif self.playing():
             assert 1 <= len(new) <= self.state().turn - turn, new
         return answer
+
+
+EPHEMERAL = 1 << 6
+
+
+@dataclass
+class Pings:
+    """Every public message the bot creates, with the users it notified when it was created."""
+
+    env: Any
+    created: list[tuple[int, frozenset[int], str]] = field(default_factory=list)
+    """``(channel or thread id, users notified, content)`` in order of creation."""
+
+    def __post_init__(self) -> None:
+        self.env.backend.subscribers.append(self._heard)
+
+    def _heard(self, event: str, payload: Any) -> None:
+        if event != "MESSAGE_CREATE":
+            return
+        channel_id, message_id = int(payload["channel_id"]), int(payload["id"])
+        message = self.env.backend.messages.get(channel_id, {}).get(message_id)
+        if message is None or message.author_id != self.env.bot.user.id or message.flags & EPHEMERAL:
+            return
+        self.created.append((channel_id, frozenset(message.ping_user_ids), message.content))
+
+    def mark(self) -> int:
+        return len(self.created)
+
+    def notified_since(self, mark: int) -> list[frozenset[int]]:
+        """The non-empty ping sets of the messages created since ``mark``."""
+        return [users for _, users, _ in self.created[mark:] if users]

@@ -305,7 +305,8 @@ async def test_a_seat_that_cannot_place_is_passed_over_by_itself(
     snapshot = json.loads(rows(db_path, "SELECT snapshot FROM games WHERE id = ?", game_id)[0][0])
     seat = {name: seat for seat, name in seat_names(db_path, game_id).items()}[second.name]
     assert f"{passed} {snapshot['scores'][seat]}" in said, "the scores in words count the +5"
-    assert f"{plays_on}, it's your turn" in said and f"<@{second.id}>" not in said
+    # a new turn of the same player (a fresh clock): its own message, which pings them
+    assert f"<@{mover.id}>, it's your turn" in said and f"<@{second.id}>" not in said
     await env.restart_bot(build_bot(db_path, EXTENSIONS, seed))
     assert private(await second.slash(thread, "geominos hand")).content.endswith("nothing")
     while game_state(db_path, game_id)[0] == "playing":

@@ -118,7 +118,7 @@ async def play_step(thread: Any, db_path: str, game_id: int, people: dict[str, A
         assert f"**{who}** had no choice: discards " in after[-1].content, "said in the turn message"
     running = game_state(db_path, game_id)[0] == "playing" and turns_played(db_path, game_id) == turns
     if running:
-        assert "It's still your turn" in ack
+        assert "Your turn goes on: " in ack and "`/geronimos play`" in ack, ack
         assert [m.id for m in after] == [m.id for m in before], "a bonus step edits the turn's message"
         assert after[-1].content != before[-1].content and f"`{move}`" in after[-1].content
         assert f"<@{mover.id}>" not in after[-1].content, "no ping for the running turn"

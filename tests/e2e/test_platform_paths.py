@@ -481,7 +481,7 @@ async def test_board_rules_listing_help_resign_and_export(world: Any, db_path: s
     assert "/tiny" in private(await bob.slash(channel, "help")).content
     assert "on" in private(await bob.slash(channel, "settings reminders", direct_messages=True)).content
     resigned = private(await bob.slash(thread, "tiny resign"))
-    assert "**bob** resigned" in resigned.content
+    assert resigned.content.startswith("✅ Recorded: you resigned."), resigned.content
     result = posts(channel)[-1]
     assert "Game over" in result.content and "**alice** wins" in result.content
     assert pinged(result) == {alice.id}, "the result pings the players, not the one who resigned"

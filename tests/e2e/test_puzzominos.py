@@ -79,10 +79,13 @@ async def test_whole_duel_with_free_turns_one_board_per_turn(
     # Red begins with a Free Turn piece and declines the second piece: one message, edited
     free = await table.suggestions(red, "play", "move", "v3")
     assert free and all(value.startswith("V3") for value in free)
-    await table.command(red, "play", move=free[0])
+    ack = (await table.command(red, "play", move=free[0])).content
+    assert "Your turn goes on: " in ack and "placements or `pass`" in ack, "privately: the next step"
     assert "second piece (or `pass`)" in last_board(thread).content
     assert await table.suggestions(red, "play", "move", "pass") == ["pass"]
-    assert "declines" in (await table.command(red, "pass")).content
+    declined = (await table.command(red, "pass")).content
+    assert declined.startswith("✅ Recorded: `pass`.") and "plays next" in declined, declined
+    assert "declines" not in declined, "the private answer does not repeat the public message"
     assert "declines" in last_board(thread).content, "the next turn's message tells the turn before"
 
     # Blue begins with the other Free Turn piece; the bot restarts; Blue places a second piece

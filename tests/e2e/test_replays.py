@@ -50,7 +50,7 @@ async def test_export_replay_and_import(name: str, simcord_env: Any, db_path: st
     assert thread is not channel
     refused(env, await bob.slash(thread, f"{name} replay", game_id=game_id), "still running")
     resigned = private(await alice.slash(thread, f"{name} resign"))
-    assert resigned.content.startswith("✅ Recorded. 🏳️ **alice** resigned")
+    assert resigned.content.startswith("✅ Recorded: you resigned."), resigned.content
     assert "resigns" not in resigned.content, "said once"
     result = posts(channel)[-1]
     assert "Game over — **bob** wins" in result.content and result.attachments

@@ -139,6 +139,10 @@ class TablePage:
         await self._send()
         return chosen
 
+    async def status(self) -> str:
+        """What the page's status line says about the last action."""
+        return str(await self.page.evaluate("() => document.body.innerText"))
+
     async def screenshot(self, path: Path) -> None:
         """Save what the tab shows."""
         path.parent.mkdir(parents=True, exist_ok=True)

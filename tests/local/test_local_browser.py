@@ -37,6 +37,9 @@ URL = re.compile(r"http://127\.0\.0\.1:\d+/#[\w-]+")
 STARTUP_SECONDS = 30.0
 MOVES = 4
 HUMANS = ("Alex", "Sam")
+REAL_DB = Path("real", "tilehost.db")
+"""Where ``TILEHOST_DB`` points (under the test's folder, which is also local mode's working
+folder, where the default ``data/tilehost.db`` would go)."""
 
 
 @dataclass
@@ -61,7 +64,12 @@ def keep_screenshot(path: Path) -> None:
 async def local_mode(tmp_path: Path) -> AsyncIterator[LocalMode]:
     env = {key: value for key, value in os.environ.items() if key not in ("DISCORD_TOKEN", "TILEHOST_DB")}
     db_path = str(tmp_path / "local.db")
-    env.update(TILEHOST_LOCAL_DB=db_path, TILEHOST_NO_BROWSER="1", PYTHONUNBUFFERED="1")
+    env.update(
+        TILEHOST_LOCAL_DB=db_path,
+        TILEHOST_DB=str(tmp_path / REAL_DB),  # the real bot's: local mode must never touch it
+        TILEHOST_NO_BROWSER="1",
+        PYTHONUNBUFFERED="1",
+    )
     started = time.monotonic()
     process = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "bot",
@@ -124,6 +132,15 @@ async def test_two_players_and_a_computer_play_in_two_tabs(local_mode: LocalMode
             names = seat_names(local_mode.db_path, game_id)
             await alex.screenshot(shots / "local-start.png")
 
+            # a refused command is shown as a refusal (not "Action outcome uncertain")
+            _, ply, to_act = game_state(local_mode.db_path, game_id)
+            waiting = tabs[next(name for name in HUMANS if name != names[to_act])]
+            await waiting.command("triominos play", move="000@0,0")  # checks the action settled
+            refusal = (await waiting.messages())[-1]
+            assert "It is not your turn" in refusal.text, refusal
+            assert "uncertain" not in await waiting.status(), "no error badge for a refusal"
+            assert game_state(local_mode.db_path, game_id)[1] == ply, "nothing stored"
+
             played: list[str] = []
             for move in range(MOVES):
                 _, ply, to_act = game_state(local_mode.db_path, game_id)
@@ -152,4 +169,7 @@ async def test_two_players_and_a_computer_play_in_two_tabs(local_mode: LocalMode
     moves = rows(local_mode.db_path, "SELECT user_id FROM moves WHERE game_id = ?", game_id)
     assert len(moves) >= MOVES and any(user is None for (user,) in moves), "humans and the computer"
     assert all(note for note in played)
+    assert not (tmp_path / REAL_DB.parent).exists() and not (tmp_path / "data").exists(), (
+        "local mode never creates the real bot's database (nor its folder)"
+    )
     keep_screenshot(shots / "local-suggestions.png")
