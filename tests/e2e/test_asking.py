@@ -119,14 +119,14 @@ async def test_autocomplete_while_a_game_loads_says_so(
     env, channel, people = world
     game_id = await start_game(env, channel, "triominos", people["alice"], people["bob"], target=200)
     thread = room(channel, game_id)
-    replay = Restorer.replay_stored
+    read = Restorer.stored_record
 
     async def slow(self: Restorer, *args: Any, **kwargs: Any) -> Any:
-        # a long replay, on the simulated clock only (never the wall clock: speed-independent)
-        await env.external_wait(asyncio.sleep(LOADING_SECONDS), reason="a long replay")
-        return await replay(self, *args, **kwargs)
+        # a long load, on the simulated clock only (never the wall clock: speed-independent)
+        await env.external_wait(asyncio.sleep(LOADING_SECONDS), reason="a long load")
+        return await read(self, *args, **kwargs)
 
-    monkeypatch.setattr(Restorer, "replay_stored", slow)
+    monkeypatch.setattr(Restorer, "stored_record", slow)
     await env.restart_bot(build_bot(db_path, EXTENSIONS, seed))
     mover = to_act(db_path, game_id, people)
     only_note(await lines(mover, thread), f"Tri-Ominos #{game_id} is loading after a restart")
