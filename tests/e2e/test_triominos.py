@@ -41,6 +41,8 @@ def short_game_seed(players: int, options: Options) -> int:
     nothing that fits (the draw plays itself)."""
     for seed in range(1000, 1400):
         state = GAME.new(players, options, seed=seed)
+        if len(GAME.legal_moves(state)) < 2:
+            continue  # an opening that plays itself: the first board would not be the deal's
         kinds = []
         while GAME.to_act(state) is not None and len(kinds) < 40:
             move = GAME.rank_moves(state, GAME.legal_moves(state))[0]
