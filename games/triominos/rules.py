@@ -643,8 +643,17 @@ def tiles_fitting(board: tuple[tuple[Cell, str], ...]) -> frozenset[str]:
     if not board:
         return frozenset(TILES)
     table = State(
-        options=Options(), seed=0, players=2, deal=None, round=1, hands=((), ()), well=(), board=board,
-        scores=(0, 0), turn=0, opener=0,
+        options=Options(),
+        seed=0,
+        players=2,
+        deal=None,
+        round=1,
+        hands=((), ()),
+        well=(),
+        board=board,
+        scores=(0, 0),
+        turn=0,
+        opener=0,
     )
     return frozenset(tile for tile in TILES if tile_fits_somewhere(table, tile))
 
