@@ -114,8 +114,14 @@ class PuzzOminosCog(
                 solo.check_target, value, kind=workers.TARGET_CHECK, owner=owner_of(interaction)
             )
         except workers.WorkTooLong:
-            check = None
-        if check is not None and check.refused:
+            # the check is bounded in positions; its time budget only fires on a starved machine,
+            # and a target not proven fillable is never played (the same verdict as UNDECIDED)
+            raise errors.SessionError(
+                "Checking whether that target can be filled took longer than Tilehost allows right "
+                "now, so no game starts on it and nothing was stored. Try again in a minute, draw a "
+                "smaller or simpler shape, or choose a named target."
+            ) from None
+        if check.refused:
             raise errors.SessionError(check.message)
         user = interaction.user
         session = await self.service.create(
@@ -128,7 +134,7 @@ class PuzzOminosCog(
             turn_seconds=0,
         )
         await self.service.start(session, user.id)
-        doubt = f"\n{check.message}" if check is not None and check.verdict is Verdict.UNDECIDED else ""
+        doubt = f"\n{check.message}" if check.verdict is Verdict.UNDECIDED else ""
         await replies.private(
             interaction,
             f"{words.header(session)}: your table is the message below. Place pieces with `/puzzominos play` "

@@ -12,7 +12,9 @@ from bot import workers
 from tests.attacks.support import answered, together
 
 PATHOLOGICAL = "/".join(["XXXXXXXXXXXX"] * 10)
-"""A drawn target whose check outlasts its budget: the checks are all under way together."""
+"""A drawn target the solver cannot decide within its budget: the checks are all under way
+together, and each ends in a refusal (undecided within its positions, or, on a starved machine,
+past its time budget): never a game."""
 
 
 async def test_a_member_over_the_cap_is_told_privately_and_the_rest_goes_on(
@@ -29,9 +31,29 @@ async def test_a_member_over_the_cap_is_told_privately_and_the_rest_goes_on(
     refused = [text for text in texts if "You already have 2 long requests under way" in text]
     assert len(refused) == 1, texts
     assert refused[0].endswith("wait until one is done, then ask again.")
-    assert sum("your table is the message below" in text for text in texts) == 2, texts
+    checked = [text for text in texts if text not in refused]
+    assert all("so no game starts on it" in text for text in checked), texts
     for result in results:
         message = result.followups[-1] if result.followups else result.response
         assert message.ephemeral
-    (error,) = env.errors
-    assert isinstance(getattr(error, "original", error), workers.Busy)
+    causes = sorted(type(getattr(error, "original", error)).__name__ for error in env.errors)
+    assert causes == ["Busy", "SessionError", "SessionError"], causes
+
+
+async def test_a_target_check_past_its_time_budget_is_a_refusal_never_a_game(
+    simcord_env: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The check's time budget is a backstop (a starved machine): when it fires, the target is
+    refused like one the solver could not decide, and nothing starts."""
+    monkeypatch.setattr(workers, "TARGET_CHECK", dataclasses.replace(workers.TARGET_CHECK, budget=0.001))
+    env = simcord_env
+    server = env.create_guild("Slow Club")
+    room = server.create_text_channel("room")
+    alice = server.add_member(env.create_user("alice"))
+    text = answered(await alice.slash(room, "puzzominos solo", shape=PATHOLOGICAL))
+    assert "took longer than Tilehost allows right now, so no game starts on it" in text, text
+    assert "nothing was stored" in text
+    board = answered(await alice.slash(room, "puzzominos board"))
+    assert "no Puzz-Ominos" in board or "There is no" in board, board
+    causes = [type(getattr(error, "original", error)).__name__ for error in env.errors]
+    assert causes == ["SessionError", "NoGameHere"], causes
