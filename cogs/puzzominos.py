@@ -29,7 +29,6 @@ from cogs.base import CLOCK_HELP, GameCog, channel_of, game_options, owner_of, p
 from games import puzzosolo as solo
 from games.puzzominos import solver
 from games.puzzominos.board import Place
-from games.puzzominos.solver import Verdict
 from games.puzzosolo.state import Options as SoloOptions
 from games.puzzosolo.state import State as SoloState
 
@@ -134,12 +133,11 @@ class PuzzOminosCog(
             turn_seconds=0,
         )
         await self.service.start(session, user.id)
-        doubt = f"\n{check.message}" if check.verdict is Verdict.UNDECIDED else ""
         await replies.private(
             interaction,
             f"{words.header(session)}: your table is the message below. Place pieces with `/puzzominos play` "
             "(e.g. `Lr1f@C4`: piece, orientation, top-left square); `/puzzominos hand` shows your pieces, "
-            "`undo` takes one back, `hint` places one for you, `giveup` shows a solution." + doubt,
+            "`undo` takes one back, `hint` places one for you, `giveup` shows a solution.",
         )
 
     def _refuse_the_daily(self, value: str) -> None:
