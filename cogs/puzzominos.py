@@ -108,20 +108,8 @@ class PuzzOminosCog(
         await replies.defer_private(interaction)
         value = solo.target_option(target=target, shape=shape)
         self._refuse_the_daily(value)
-        try:
-            check = await workers.run(
-                solo.check_target, value, kind=workers.TARGET_CHECK, owner=owner_of(interaction)
-            )
-        except workers.WorkTooLong:
-            # the check is bounded in positions; its time budget only fires on a starved machine,
-            # and a target not proven fillable is never played (the same verdict as UNDECIDED)
-            raise errors.SessionError(
-                "Checking whether that target can be filled took longer than Tilehost allows right "
-                "now, so no game starts on it and nothing was stored. Try again in a minute, draw a "
-                "smaller or simpler shape, or choose a named target."
-            ) from None
-        if check.refused:
-            raise errors.SessionError(check.message)
+        if not solo.is_named(value):  # a named target is known fillable: no solver run, no refusal
+            await self._check_drawn_target(interaction, value)
         user = interaction.user
         session = await self.service.create(
             SOLO,
@@ -139,6 +127,23 @@ class PuzzOminosCog(
             "(e.g. `Lr1f@C4`: piece, orientation, top-left square); `/puzzominos hand` shows your pieces, "
             "`undo` takes one back, `hint` places one for you, `giveup` shows a solution.",
         )
+
+    async def _check_drawn_target(self, interaction: discord.Interaction, value: str) -> None:
+        """Refuse a rectangle or drawn shape that the bounded solver does not prove fillable."""
+        try:
+            check = await workers.run(
+                solo.check_target, value, kind=workers.TARGET_CHECK, owner=owner_of(interaction)
+            )
+        except workers.WorkTooLong:
+            # the check is bounded in positions; its time budget only fires on a starved machine,
+            # and a target not proven fillable is never played (the same verdict as UNDECIDED)
+            raise errors.SessionError(
+                "Checking whether that target can be filled took longer than Tilehost allows right "
+                "now, so no game starts on it and nothing was stored. Try again in a minute, draw a "
+                "smaller or simpler shape, or choose a named target."
+            ) from None
+        if check.refused:
+            raise errors.SessionError(check.message)
 
     def _refuse_the_daily(self, value: str) -> None:
         """Today's daily target is played with ``daily`` only: a public solitaire of it would show

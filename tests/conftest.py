@@ -44,13 +44,23 @@ LAST = "tests/test_nothing_left_running.py"
 _servers: list[PostgresServer] = []
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Give every SimCord test the longer settle time, unless it sets its own; the check that
-    nothing is left running goes last."""
+    nothing is left running goes last. Tests spread over processes (``pytest -n``) have no
+    "last": there the check is left out, and ``make pytest`` runs it on its own afterwards."""
     for item in items:
         if "simcord_env" in getattr(item, "fixturenames", ()) and item.get_closest_marker("simcord") is None:
             item.add_marker(pytest.mark.simcord(settle_timeout=SETTLE_SECONDS))
-    items.sort(key=lambda item: item.nodeid.startswith(LAST))
+    if _spread_over_processes(config):
+        config.hook.pytest_deselected(items=[item for item in items if item.nodeid.startswith(LAST)])
+        items[:] = [item for item in items if not item.nodeid.startswith(LAST)]
+    else:
+        items.sort(key=lambda item: item.nodeid.startswith(LAST))
+
+
+def _spread_over_processes(config: pytest.Config) -> bool:
+    """Whether this run is one of several processes sharing the tests (pytest-xdist)."""
+    return hasattr(config, "workerinput") or bool(getattr(config.option, "numprocesses", None))
 
 
 def stop_session_resources() -> None:

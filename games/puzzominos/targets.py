@@ -228,6 +228,12 @@ def get_target(name: str) -> Target:
     return found
 
 
+def is_named(text: str) -> bool:
+    """Whether ``text`` names one of :data:`TARGETS` (all of them proven fillable by the tests,
+    so a solitaire on one needs no solver run before it starts)."""
+    return _named(text) is not None
+
+
 def _named(text: str) -> Target | None:
     wanted = _compact(text)
     return next((target for target in TARGETS.values() if target.name.lower() == wanted), None)

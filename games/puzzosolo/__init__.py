@@ -11,10 +11,11 @@ There is no chance: ``seed`` is unused and ``deal`` must be null or ``[]``. The 
 number of pieces on the board that the player placed without a hint (0 after giving up).
 
 For ``/puzzominos solo``: :func:`target_option` reads the two slash options (``target``,
-``shape``) into the option value, and :func:`check_target` runs the bounded solver on it.
+``shape``) into the option value, and :func:`check_target` runs the bounded solver on it (not
+needed for a named target, :func:`is_named`: every one is proven fillable by the tests).
 """
 
-from games.puzzominos.targets import DEFAULT_TARGET, target_option
+from games.puzzominos.targets import DEFAULT_TARGET, is_named, target_option
 from games.puzzosolo.game import PuzzSolo
 from games.puzzosolo.notation import format_move
 from games.puzzosolo.rules import TargetCheck, check_target, hint_place
@@ -30,5 +31,6 @@ __all__ = [
     "format_move",
     "hint",
     "hint_place",
+    "is_named",
     "target_option",
 ]

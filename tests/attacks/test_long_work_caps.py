@@ -57,3 +57,26 @@ async def test_a_target_check_past_its_time_budget_is_a_refusal_never_a_game(
     assert "no Puzz-Ominos" in board or "There is no" in board, board
     causes = [type(getattr(error, "original", error)).__name__ for error in env.errors]
     assert causes == ["SessionError", "NoGameHere"], causes
+
+
+async def test_a_named_target_starts_even_when_no_check_could_run(
+    simcord_env: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A named target is known fillable, so it is not checked: a starved machine (here every
+    check would run past its budget) still starts the game the refusal above tells members to
+    choose, and no target-check job runs at all."""
+    monkeypatch.setattr(workers, "TARGET_CHECK", dataclasses.replace(workers.TARGET_CHECK, budget=0.001))
+    lanes = workers.lanes()
+    trace: list[Any] = []
+    lanes.trace = trace
+    try:
+        env = simcord_env
+        server = env.create_guild("Slow Club")
+        room = server.create_text_channel("room")
+        alice = server.add_member(env.create_user("alice"))
+        text = answered(await alice.slash(room, "puzzominos solo", target="10X12"))
+    finally:
+        lanes.trace = None
+    assert "your table is the message below" in text, text
+    assert not [event for event in trace if event.kind == workers.TARGET_CHECK.name], trace
+    assert not env.errors

@@ -343,11 +343,18 @@ def test_one_piece_completes_iff_some_solution_has_it(data: st.DataObject) -> No
 @settings(max_examples=25, deadline=None)
 @given(st.sampled_from(["6x10", "5x12", "8x8-b2g7", "T", "10x12"]), st.integers(0, 2**32), st.integers(0, 8))
 def test_any_part_of_a_solution_completes(name: str, seed: int, keep: int) -> None:
+    """Never "no completion" for a part of a solution. On a two-set target the search may give up
+    at its limit instead (as ``complete`` says): 13 of 3,600 parts of the 10x12 solution need more
+    than the default 50,000 positions (seed 196 keeping 7 pieces takes 15 s to finish)."""
     target = TARGETS[name]
     solution = complete(target, ())
     assert solution is not None
     placed = random.Random(seed).sample(list(solution), min(keep, len(solution)))
-    rest = complete(target, placed)
+    try:
+        rest = complete(target, placed)
+    except SearchLimitError:
+        assert target.sets == 2, f"{name} is a one-set target: its search must finish"
+        return
     assert rest is not None
     assert_fills(target, [*placed, *rest])
 
