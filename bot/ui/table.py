@@ -36,6 +36,7 @@ from bot import words
 from bot.sessions import Session, Status, Step, Update, UpdateKind
 from bot.ui import buttons, files, replies
 from bot.ui.protocol import TableBot
+from bot.ui.queues import KeyedQueues
 from bot.ui.rematch import result_view
 from bot.ui.turns import reminder_dm
 
@@ -78,8 +79,7 @@ class TableAnnouncer:
 
     def __init__(self, bot: TableBot) -> None:
         self.bot = bot
-        self._queues: dict[int, list[Update | _Moved]] = {}
-        self._tasks: dict[int, asyncio.Task[None]] = {}
+        self._queues: KeyedQueues[Update | _Moved] = KeyedQueues(self._work, "announce")
         self._turns: dict[int, _Turn] = {}
         self._shown: dict[int, asyncio.Future[list[str]]] = {}
         """Per update (by ``id``): resolved with its troubles once it has been shown."""
@@ -100,24 +100,16 @@ class TableAnnouncer:
         self._queue(update.session.id, update)
 
     def _queue(self, game_id: int, item: Update | _Moved) -> None:
-        self._queues.setdefault(game_id, []).append(item)
-        task = self._tasks.get(game_id)
-        if task is None or task.done():
-            task = asyncio.get_running_loop().create_task(self._drain(game_id), name=f"announce-{game_id}")
-            self._tasks[game_id] = task
+        self._queues.put(game_id, item)
 
-    async def _drain(self, game_id: int) -> None:
-        while self._queues.get(game_id):
-            batch, self._queues[game_id] = self._queues[game_id], []
-            said = self._said[game_id] = []
-            try:
-                await self._announce(batch)
-            except Exception:
-                log.exception("game %s: announcing %d updates failed", game_id, len(batch))
-            finally:
-                await self._settle(batch, said)
-        self._queues.pop(game_id, None)
-        self._said.pop(game_id, None)
+    async def _work(self, game_id: int, batch: list[Update | _Moved]) -> None:
+        """Show a batch of a game's updates, then hand out the troubles met on the way."""
+        said = self._said[game_id] = []
+        try:
+            await self._announce(batch)
+        finally:
+            self._said.pop(game_id, None)
+            await self._settle(batch, said)
 
     async def _settle(self, batch: list[Update | _Moved], said: list[str]) -> None:
         """Hand each update's troubles to whoever waits for them; tell the host by direct
@@ -157,15 +149,11 @@ class TableAnnouncer:
 
     async def caught_up(self, game_id: int, seconds: float = 2.0) -> None:
         """Wait (a little, at most ``seconds``) until a game's announcements are out."""
-        task = self._tasks.get(game_id)
-        if task is not None and not task.done():
-            await asyncio.wait({task}, timeout=seconds)
+        await self._queues.caught_up(game_id, seconds)
 
     async def close(self) -> None:
         """Let the announcements under way finish."""
-        tasks = [task for task in self._tasks.values() if not task.done()]
-        if tasks:
-            await asyncio.gather(*tasks, return_exceptions=True)
+        await self._queues.close()
 
     async def _announce(self, batch: list[Update | _Moved]) -> None:
         moves: list[Update] = []

@@ -7,7 +7,6 @@ failure is logged and the tournament goes on (it is stored already)."""
 
 from __future__ import annotations
 
-import asyncio
 import io
 import logging
 import re
@@ -24,6 +23,7 @@ from bot.tournaments.service import TournamentService, TournamentUpdate, Tournam
 from bot.tournaments.standings import Standing
 from bot.ui import replies
 from bot.ui.buttons import display_name
+from bot.ui.queues import KeyedQueues
 from games import registry
 from games.errors import GameError
 from rendering.tournament import standings_png
@@ -158,39 +158,27 @@ class TournamentAnnouncer:
 
     def __init__(self, bot: TournamentBot) -> None:
         self.bot = bot
-        self._queues: dict[int, list[TournamentUpdate]] = {}
-        self._tasks: dict[int, asyncio.Task[None]] = {}
+        self._queues: KeyedQueues[TournamentUpdate] = KeyedQueues(self._work, "tournament-announce")
 
     async def on_update(self, update: TournamentUpdate) -> None:
         """Queue ``update``; the tournament's task announces it."""
-        tournament_id = update.tournament.id
-        self._queues.setdefault(tournament_id, []).append(update)
-        task = self._tasks.get(tournament_id)
-        if task is None or task.done():
-            self._tasks[tournament_id] = asyncio.get_running_loop().create_task(
-                self._drain(tournament_id), name=f"tournament-announce-{tournament_id}"
-            )
+        self._queues.put(update.tournament.id, update)
 
-    async def _drain(self, tournament_id: int) -> None:
-        while self._queues.get(tournament_id):
-            update = self._queues[tournament_id].pop(0)
+    async def _work(self, tournament_id: int, updates: list[TournamentUpdate]) -> None:
+        """Announce a tournament's updates in order (one that fails does not stop the next)."""
+        for update in updates:
             try:
                 await self._announce(update)
             except Exception:
                 log.exception("tournament %s: announcing %s failed", tournament_id, update.kind)
-        self._queues.pop(tournament_id, None)
 
     async def caught_up(self, tournament_id: int, seconds: float = 10.0) -> None:
         """Wait (a little) until a tournament's announcements are out."""
-        task = self._tasks.get(tournament_id)
-        if task is not None and not task.done():
-            await asyncio.wait({task}, timeout=seconds)
+        await self._queues.caught_up(tournament_id, seconds)
 
     async def close(self) -> None:
         """Let the announcements under way finish."""
-        tasks = [task for task in self._tasks.values() if not task.done()]
-        if tasks:
-            await asyncio.gather(*tasks, return_exceptions=True)
+        await self._queues.close()
 
     async def _announce(self, update: TournamentUpdate) -> None:
         tournament = update.tournament
