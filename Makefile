@@ -50,13 +50,14 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 
 # The tests share the cores (pytest-xdist, TEST_JOBS processes; TEST_JOBS=0 runs them in one),
-# then one last test checks that nothing the run started is still alive: both runs carry one mark.
+# then one last test checks that nothing the run started is still alive (also after a failure):
+# both runs carry one mark.
 TEST_JOBS ?= 2
 pytest: $(STAMP)
 	@export TILEHOST_TEST_RUN="make-$$$$-$$(date +%s%N)"; \
 	if [ "$(TEST_JOBS)" = 0 ]; then $(BIN)/python -m pytest; else \
-	$(BIN)/python -m pytest -n $(TEST_JOBS) --dist worksteal && \
-	$(BIN)/python -m pytest tests/test_nothing_left_running.py; fi
+	failed=0; $(BIN)/python -m pytest -n $(TEST_JOBS) --dist worksteal || failed=$$?; \
+	$(BIN)/python -m pytest tests/test_nothing_left_running.py && exit $$failed; fi
 
 # The browser test drives Debian's Chromium (never a downloaded browser): install it if we can.
 browser:
