@@ -355,6 +355,8 @@ class Driver:
         self.closed = asyncio.Event()
         self.missing_boards = self.unanswered = 0
         """Boards and answers that never came (see :meth:`until`)."""
+        self.boards_shown: list[float] = []
+        """When each board was posted or edited (a person's move's or a computer's)."""
 
     # -- the bot process ----------------------------------------------------------------------
 
@@ -471,6 +473,7 @@ class Driver:
                 self.apply(table, event["lines"], at)
                 table.over = table.over or bool(event.get("over"))
         elif kind == "board":
+            self.boards_shown.append(at)
             table = self.tables.get(event["c"])
             if table is not None:
                 table.board_at = at
@@ -532,6 +535,11 @@ class Driver:
 
     async def stats(self) -> dict[str, Any]:
         return await self.ask("stats")
+
+    def forget(self) -> None:
+        """Start the figures afresh: forget the commands sent so far and the boards shown."""
+        self.sent.clear()
+        self.boards_shown.clear()
 
 
 @contextlib.asynccontextmanager
