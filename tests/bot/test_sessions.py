@@ -4,6 +4,7 @@ Tiles game."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
@@ -401,4 +402,4 @@ async def test_a_burst_of_moves_lets_the_loop_turn_between_their_rules_work(
     assert all(isinstance(result, Update) for result in results)
     moves = [index for index, entry in enumerate(order) if entry == "move"]
     assert len(moves) == 8
-    assert all(later - earlier > 1 for earlier, later in zip(moves, moves[1:], strict=False)), order
+    assert all(later - earlier > 1 for earlier, later in itertools.pairwise(moves)), order
