@@ -226,7 +226,7 @@ class Referee:
             seat = session.seat_to_act()
             if seat is None or seat.is_computer:
                 break
-            await self._gate.turn()
+            await self._gate.turn(carrying_on=True)
             move = session.game.forced_move(session.state)
             if move is None:
                 break

@@ -83,6 +83,9 @@ async def test_a_step_cancelled_after_it_was_given_the_turn_passes_it_on() -> No
     await asyncio.wait_for(gate.turn(), 5)  # and the gate is free again
 
 
+SHARED = StepGate()
+
+
 @pytest.mark.parametrize("run", range(2))
 async def test_each_event_loop_starts_with_a_free_gate(run: int) -> None:
     gate = SHARED
@@ -91,4 +94,17 @@ async def test_each_event_loop_starts_with_a_free_gate(run: int) -> None:
     await asyncio.wait_for(waiter, 5)
 
 
-SHARED = StepGate()
+async def test_a_step_carrying_on_goes_before_new_steps() -> None:
+    gate = StepGate()
+    order: list[str] = []
+
+    async def step(name: str, carrying_on: bool = False) -> None:
+        await gate.turn(carrying_on=carrying_on)
+        order.append(name)
+
+    first = asyncio.ensure_future(step("first"))
+    news = [asyncio.ensure_future(step(f"new {index}")) for index in range(3)]
+    await asyncio.sleep(0)  # the first ran; three new steps wait (the first of them is next)
+    later = [asyncio.ensure_future(step(f"forced {index}", carrying_on=True)) for index in range(2)]
+    await asyncio.gather(first, *news, *later)
+    assert order == ["first", "new 0", "forced 0", "forced 1", "new 1", "new 2"]
