@@ -337,8 +337,12 @@ async def direct_poisson(games: int, rate: float | None, seconds: float, calibra
         figures = Figures(f"Poisson arrivals at {rate:.1f} commands/s, direct driver", games)
         before, started = await stored_moves(db_path), time.perf_counter()
         deferred = 0
+        arrival = started
         while time.perf_counter() - started < seconds:
-            await asyncio.sleep(chooser.expovariate(rate))
+            # the arrival times are drawn ahead, on the clock: the driver's own work between two
+            # commands (choosing a move) does not lower the rate
+            arrival += chooser.expovariate(rate)
+            await asyncio.sleep(max(0.0, arrival - time.perf_counter()))
             ready = [table for table in tables if table.ready()]
             if not ready:
                 deferred += 1
