@@ -30,10 +30,12 @@ Scenarios:
   ``--rate`` commands per second, each at a table whose board is shown and whose person is to
   act; for ``--seconds``. Default rate: 80 % of the capacity, measured first in boards (what a
   person sends a command for and waits for; the forced moves the bot plays itself are neither)
-  by a closed loop of ``--calibrate`` seconds on the same tables: every person answers the
-  moment their board is shown, and the boards shown a second in its second half are the
-  capacity (a short burst from the games' openings overstated it: opening boards are cheaper
-  than the later ones the Poisson run draws).
+  by a closed loop on N tables of its own, as long as the run (``--calibrate`` seconds): every
+  person answers the moment their board is shown, and the boards shown a second are the
+  capacity. Boards grow with the games (a board job took 38 ms in a 20 s loop and
+  72 ms at the median through the 60 s run after it on the same tables), so the loop plays the
+  same stages of play as the run (a little further: it runs at 100 %); a short burst from the games' openings overstated the
+  capacity, and so did a short loop.
 - ``mixed N``: N games moving in bursts, a quarter with hard computers; during the second burst
   three members spend their hint allowance (12 hints each, all at once) while other tables'
   autocomplete is asked, and one solitaire gives up on a drawn 120-square target; then the bot is
@@ -91,8 +93,6 @@ MAX_ROUNDS = 400
 OPENING = 10
 """Games opened at once while a scenario is set up."""
 COMPUTERS = ("none", "easy-half", "easy-quarter", "hard-quarter")
-CALIBRATION_SECONDS = 20.0
-"""How long the Poisson scenario's closed loop runs to measure the capacity first."""
 
 
 @dataclass
@@ -297,9 +297,9 @@ async def direct_burst(games: int, computers: str, rounds: int, database: str | 
 
 async def closed_loop_capacity(driver: direct.Driver, tables: list[direct.Table], seconds: float) -> float:
     """The boards a second the bot keeps up with: every person answers the moment their board is
-    shown (a closed loop, always as much work waiting as there are tables) for ``seconds``; the
-    boards shown in the second half of that time, a second. A command is what a person sends and
-    a board what they wait for; forced moves the bot plays itself are neither."""
+    shown (a closed loop: from its first instant as much work waiting as there are tables) for
+    ``seconds``; the boards shown in that time, a second. A command is what a person sends and a
+    board what they wait for; forced moves the bot plays itself are neither."""
     started = time.perf_counter()
     while (now := time.perf_counter()) - started < seconds:
         for table in tables:
@@ -308,22 +308,26 @@ async def closed_loop_capacity(driver: direct.Driver, tables: list[direct.Table]
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(driver.wait_change(), started + seconds - now)
     await driver.until(lambda: all(table.settled() for table in tables))
-    half = started + seconds / 2
-    shown = [at for at in driver.boards_shown if half <= at <= started + seconds]
-    return len(shown) / (seconds / 2)
+    shown = [at for at in driver.boards_shown if started <= at <= started + seconds]
+    return len(shown) / seconds
 
 
-async def direct_poisson(games: int, rate: float | None, seconds: float, calibration: float) -> Figures:
+async def direct_poisson(
+    games: int, rate: float | None, seconds: float, calibration: float | None
+) -> Figures:
     db_path = new_database("poisson")
     chooser = random.Random(21)
     async with direct.running(db_path) as driver:
         memory = TreeMemory(driver.pid)
         memory.start()
-        tables = await open_tables(driver, games, "none")
         if rate is None:  # 80 % of the capacity a closed loop measures, in boards
+            # on tables of their own, as long as the run: the boards grow with the games, so the
+            # loop draws the same stages of play as the run will (a little further, at 100 %)
+            calibration = calibration or seconds
+            trial = await open_tables(driver, games, "none", first=10 * games + 1)
             await driver.stats()
             driver.forget()
-            capacity = await closed_loop_capacity(driver, tables, calibration)
+            capacity = await closed_loop_capacity(driver, trial, calibration)
             board_stats = (await driver.stats())["jobs"].get("render board", ([], []))[0]
             rate = 0.8 * capacity
             print(
@@ -332,6 +336,7 @@ async def direct_poisson(games: int, rate: float | None, seconds: float, calibra
                 f"Poisson at {rate:.1f} commands/s)",
                 flush=True,
             )
+        tables = await open_tables(driver, games, "none")
         await driver.stats()
         driver.forget()
         figures = Figures(f"Poisson arrivals at {rate:.1f} commands/s, direct driver", games)
@@ -667,8 +672,9 @@ def main() -> int:
     parser.add_argument(
         "--calibrate",
         type=float,
-        default=CALIBRATION_SECONDS,
-        help="poisson: seconds of the closed loop that measures the capacity (without --rate)",
+        default=None,
+        help="poisson: seconds of the closed loop that measures the capacity (without --rate; "
+        "default: as long as the run)",
     )
     parser.add_argument("--plies", type=int, default=86)
     parser.add_argument(
