@@ -32,10 +32,10 @@ Scenarios:
   person sends a command for and waits for; the forced moves the bot plays itself are neither)
   by a closed loop on N tables of its own, as long as the run (``--calibrate`` seconds): every
   person answers the moment their board is shown, and the boards shown a second are the
-  capacity. Boards grow with the games (a board job took 38 ms in a 20 s loop and
-  72 ms at the median through the 60 s run after it on the same tables), so the loop plays the
-  same stages of play as the run (a little further: it runs at 100 %); a short burst from the games' openings overstated the
-  capacity, and so did a short loop.
+  capacity. Boards grow with the games (a board job took 38 ms in a 20 s loop and 72 ms at
+  the median through the 60 s run after it on the same tables), so the loop plays the same
+  stages of play as the run (a little further: it runs at 100 %); a short burst from the games'
+  openings overstated the capacity, and so did a short loop.
 - ``mixed N``: N games moving in bursts, a quarter with hard computers; during the second burst
   three members spend their hint allowance (12 hints each, all at once) while other tables'
   autocomplete is asked, and one solitaire gives up on a drawn 120-square target; then the bot is
