@@ -52,6 +52,8 @@ missing and goes on."""
 GUILD = 10**14
 """Every table is a channel of this server (threads off: games play in their channels)."""
 log = logging.getLogger("bench.direct")
+_LOOP_PROFILE: list[Any] = []
+"""The event loop's profiler while ``TILEHOST_BENCH_PROFILE`` asks for one."""
 
 
 # == the bot's process ============================================================================
@@ -235,6 +237,14 @@ class BotSide:
         self.hub.emit("recorded", id=command["id"], text=f"{len(found)} suggestions")
 
     async def do_stats(self, command: dict[str, Any]) -> None:
+        if _LOOP_PROFILE:  # between the first two stats: the scenario, not its set-up
+            profile = _LOOP_PROFILE[0]
+            if getattr(profile, "tilehost_started", False):
+                profile.disable()
+                _LOOP_PROFILE.clear()
+            else:
+                profile.enable()
+                profile.tilehost_started = True
         loading = sum(1 for session in self.service.sessions() if session.loading is not None)
         self.hub.emit(
             "stats",
@@ -355,6 +365,8 @@ class Driver:
         self.closed = asyncio.Event()
         self.missing_boards = self.unanswered = 0
         """Boards and answers that never came (see :meth:`until`)."""
+        self.boards_shown: list[float] = []
+        """When each board was posted or edited (a person's move's or a computer's)."""
 
     # -- the bot process ----------------------------------------------------------------------
 
@@ -471,6 +483,7 @@ class Driver:
                 self.apply(table, event["lines"], at)
                 table.over = table.over or bool(event.get("over"))
         elif kind == "board":
+            self.boards_shown.append(at)
             table = self.tables.get(event["c"])
             if table is not None:
                 table.board_at = at
@@ -532,6 +545,11 @@ class Driver:
 
     async def stats(self) -> dict[str, Any]:
         return await self.ask("stats")
+
+    def forget(self) -> None:
+        """Start the figures afresh: forget the commands sent so far and the boards shown."""
+        self.sent.clear()
+        self.boards_shown.clear()
 
 
 @contextlib.asynccontextmanager
@@ -671,8 +689,44 @@ def main() -> int:
     parser.add_argument("--socket", required=True)
     args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING)
-    asyncio.run(serve(args.db, args.socket))
+    profile = os.environ.get("TILEHOST_BENCH_PROFILE")
+    if not profile:
+        asyncio.run(serve(args.db, args.socket))
+        return 0
+    with profiled(profile):
+        asyncio.run(serve(args.db, args.socket))
     return 0
+
+
+@contextlib.contextmanager
+def profiled(path: str) -> Any:
+    """cProfile the bot process's event loop (into ``path``) and its SQLite writer's thread
+    (``path.writer``): ``TILEHOST_BENCH_PROFILE=path``. Profiling slows both: for where the time
+    goes, not for figures."""
+    import cProfile
+
+    from bot.storage.threads import SqliteWriter
+
+    serve_writer = SqliteWriter.serve
+
+    def serve_profiled(self: SqliteWriter, connection: sqlite3.Connection) -> None:
+        writer = cProfile.Profile()
+        writer.enable()
+        try:
+            serve_writer(self, connection)
+        finally:
+            writer.disable()
+            writer.dump_stats(f"{path}.writer")
+
+    SqliteWriter.serve = serve_profiled  # type: ignore[method-assign]
+    loop = cProfile.Profile()
+    _LOOP_PROFILE.append(loop)
+    try:
+        yield
+    finally:
+        loop.disable()
+        loop.dump_stats(path)
+        SqliteWriter.serve = serve_writer  # type: ignore[method-assign]
 
 
 if __name__ == "__main__":

@@ -3,7 +3,7 @@
 Run (``--driver simcord`` or ``direct``; the direct driver is the default)::
 
     .venv/bin/python bench/load.py burst 20 100 200 [--computers none|easy-half|hard-quarter]
-    .venv/bin/python bench/load.py poisson 200 [--rate MOVES_PER_S] [--seconds 180]
+    .venv/bin/python bench/load.py poisson 200 [--rate COMMANDS_PER_S] [--seconds 180]
     .venv/bin/python bench/load.py mixed 40
     .venv/bin/python bench/load.py restart 1000 10000 [--plies 86]
 
@@ -27,8 +27,15 @@ Scenarios:
   to the end of the games (or ``--rounds``). ``--computers``: none (default), an easy computer
   at every other table, or a hard one at every fourth (the "quarter with hard computers").
 - ``poisson N``: N games whose moves arrive one at a time at random (a Poisson process) at
-  ``--rate`` moves per second (default: 80 % of the capacity a short burst of N measures first),
-  each at a table whose board is shown and whose person is to act; for ``--seconds``.
+  ``--rate`` commands per second, each at a table whose board is shown and whose person is to
+  act; for ``--seconds``. Default rate: 80 % of the capacity, measured first in boards (what a
+  person sends a command for and waits for; the forced moves the bot plays itself are neither)
+  by a closed loop on N tables of its own, as long as the run (``--calibrate`` seconds): every
+  person answers the moment their board is shown, and the boards shown a second are the
+  capacity. Boards grow with the games (a board job took 38 ms in a 20 s loop and 72 ms at
+  the median through the 60 s run after it on the same tables), so the loop plays the same
+  stages of play as the run (a little further: it runs at 100 %); a short burst from the games'
+  openings overstated the capacity, and so did a short loop.
 - ``mixed N``: N games moving in bursts, a quarter with hard computers; during the second burst
   three members spend their hint allowance (12 hints each, all at once) while other tables'
   autocomplete is asked, and one solitaire gives up on a drawn 120-square target; then the bot is
@@ -85,7 +92,7 @@ from bot import workers
 MAX_ROUNDS = 400
 OPENING = 10
 """Games opened at once while a scenario is set up."""
-COMPUTERS = ("none", "easy-half", "hard-quarter")
+COMPUTERS = ("none", "easy-half", "easy-quarter", "hard-quarter")
 
 
 @dataclass
@@ -105,6 +112,8 @@ class Figures:
     moves: int = 0
     commands: int = 0
     refused: int = 0
+    boards_shown: int = 0
+    """Every board posted or edited in the run: the people's moves' and the computers'."""
     extra: dict[str, str] = field(default_factory=dict)
 
     @property
@@ -126,6 +135,8 @@ class Figures:
             f"  acknowledgement  {spread(self.acks)}",
             f"  recorded         {spread(self.recorded)}",
             f"  command -> board {spread(self.boards)}",
+            f"  boards shown     {self.boards_shown} "
+            f"({self.boards_shown / max(self.commands, 1):.2f} a command)",
             f"  store per move   {spread(self.store)}",
             f"  loop lag         {spread(self.lags)}",
             f"  memory           {self.memory}",
@@ -165,8 +176,8 @@ def load_average() -> str:
 def computers_at(index: int, computers: str) -> list[str]:
     if computers == "easy-half":
         return ["easy"] if index % 2 else []
-    if computers == "hard-quarter":
-        return ["hard"] if index % 4 == 0 else []
+    if computers in ("easy-quarter", "hard-quarter"):
+        return [computers.split("-")[0]] if index % 4 == 0 else []
     return []
 
 
@@ -240,6 +251,14 @@ async def collect(driver: direct.Driver, figures: Figures, kinds: tuple[str, ...
         each.recorded - each.at for each in sent if each.recorded is not None and not each.refused
     ]
     figures.boards = [each.board - each.at for each in sent if each.board is not None]
+    figures.boards_shown = len(driver.boards_shown)
+    alone = [
+        each.board - each.at
+        for each in sent
+        if each.board is not None and not getattr(driver.tables.get(each.channel), "computers", None)
+    ]
+    if 0 < len(alone) < len(figures.boards):
+        figures.extra["people only"] = f"command -> board at the tables without a computer: {spread(alone)}"
     stats = await driver.stats()
     figures.lags, figures.store = stats["lags"], stats["store"]
     figures.jobs = {name: (pair[0], pair[1]) for name, pair in stats["jobs"].items()}
@@ -261,7 +280,7 @@ async def direct_burst(games: int, computers: str, rounds: int, database: str | 
         memory.start()
         tables = await open_tables(driver, games, computers)
         await driver.stats()  # the opening's figures apart
-        driver.sent.clear()
+        driver.forget()
         before, started = await stored_moves(db_path), time.perf_counter()
         played = await direct_rounds(driver, tables, rounds)
         figures.seconds = time.perf_counter() - started
@@ -269,32 +288,66 @@ async def direct_burst(games: int, computers: str, rounds: int, database: str | 
         await collect(driver, figures)
         memory.stop()
         figures.memory = memory.summary()
-        figures.extra["rounds"] = f"{played}; capacity {figures.commands / figures.seconds:.1f} moves/s"
+        figures.extra["rounds"] = (
+            f"{played}; {figures.commands / figures.seconds:.1f} commands/s, "
+            f"{figures.boards_shown / figures.seconds:.1f} boards/s"
+        )
     return figures
 
 
-async def direct_poisson(games: int, rate: float | None, seconds: float) -> Figures:
+async def closed_loop_capacity(driver: direct.Driver, tables: list[direct.Table], seconds: float) -> float:
+    """The boards a second the bot keeps up with: every person answers the moment their board is
+    shown (a closed loop: from its first instant as much work waiting as there are tables) for
+    ``seconds``; the boards shown in that time, a second. A command is what a person sends and a
+    board what they wait for; forced moves the bot plays itself are neither."""
+    started = time.perf_counter()
+    while (now := time.perf_counter()) - started < seconds:
+        for table in tables:
+            if table.ready():
+                driver.play(table)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(driver.wait_change(), started + seconds - now)
+    await driver.until(lambda: all(table.settled() for table in tables))
+    shown = [at for at in driver.boards_shown if started <= at <= started + seconds]
+    return len(shown) / seconds
+
+
+async def direct_poisson(
+    games: int, rate: float | None, seconds: float, calibration: float | None
+) -> Figures:
     db_path = new_database("poisson")
     chooser = random.Random(21)
     async with direct.running(db_path) as driver:
         memory = TreeMemory(driver.pid)
         memory.start()
-        tables = await open_tables(driver, games, "none")
-        if rate is None:  # 80 % of the capacity a short burst measures
+        if rate is None:  # 80 % of the capacity a closed loop measures, in boards
+            # on tables of their own, as long as the run: the boards grow with the games, so the
+            # loop draws the same stages of play as the run will (a little further, at 100 %)
+            calibration = calibration or seconds
+            trial = await open_tables(driver, games, "none", first=10 * games + 1)
             await driver.stats()
-            driver.sent.clear()
-            started = time.perf_counter()
-            await direct_rounds(driver, tables, 4)
-            capacity = len(driver.sent) / (time.perf_counter() - started)
+            driver.forget()
+            capacity = await closed_loop_capacity(driver, trial, calibration)
+            board_stats = (await driver.stats())["jobs"].get("render board", ([], []))[0]
             rate = 0.8 * capacity
-            print(f"  (capacity from 4 bursts of {games}: {capacity:.1f} moves/s; Poisson at {rate:.1f}/s)")
+            print(
+                f"  (capacity, a closed loop of {calibration:.0f} s over {games} tables: {capacity:.1f} "
+                f"boards/s, board job median {statistics.median(board_stats or [0]) * 1000:.0f} ms; "
+                f"Poisson at {rate:.1f} commands/s)",
+                flush=True,
+            )
+        tables = await open_tables(driver, games, "none")
         await driver.stats()
-        driver.sent.clear()
-        figures = Figures(f"Poisson arrivals at {rate:.1f} moves/s, direct driver", games)
+        driver.forget()
+        figures = Figures(f"Poisson arrivals at {rate:.1f} commands/s, direct driver", games)
         before, started = await stored_moves(db_path), time.perf_counter()
         deferred = 0
+        arrival = started
         while time.perf_counter() - started < seconds:
-            await asyncio.sleep(chooser.expovariate(rate))
+            # the arrival times are drawn ahead, on the clock: the driver's own work between two
+            # commands (choosing a move) does not lower the rate
+            arrival += chooser.expovariate(rate)
+            await asyncio.sleep(max(0.0, arrival - time.perf_counter()))
             ready = [table for table in tables if table.ready()]
             if not ready:
                 deferred += 1
@@ -311,8 +364,11 @@ async def direct_poisson(games: int, rate: float | None, seconds: float) -> Figu
         await collect(driver, figures)
         memory.stop()
         figures.memory = memory.summary()
+        own = figures.jobs.get("render board", ([], []))[0]
         figures.extra["arrivals"] = (
-            f"{figures.commands / figures.seconds:.1f}/s achieved; {deferred} waited for a ready table"
+            f"{figures.commands / figures.seconds:.1f} commands/s achieved, "
+            f"{figures.boards_shown / figures.seconds:.1f} boards/s shown; {deferred} waited for a "
+            f"ready table; the drawing workers busy {sum(own) / (board_workers() * figures.seconds):.0%}"
         )
     return figures
 
@@ -334,7 +390,7 @@ async def direct_mixed(games: int, stored: int, plies: int) -> list[Figures]:
         await asyncio.gather(*(driver.open(table) for table in hinters))
         solo = driver.add_table(9100, [91000])
         await driver.stats()
-        driver.sent.clear()
+        driver.forget()
         started = time.perf_counter()
 
         async def trouble(round_: int) -> None:
@@ -573,15 +629,53 @@ def postgres_burst(games: int, computers: str, rounds: int) -> Figures:
 # == main ======================================================================================
 
 
+def bursts(args: argparse.Namespace, size: int) -> None:
+    """One burst of ``size`` games for each ``--computers`` choice; the comparison of a quarter
+    with ``hard`` computers against the same tables with ``easy`` ones (or with none)."""
+    p99: dict[str, float] = {}
+    for computers in args.computers:
+        if args.postgres:
+            figures = postgres_burst(size, computers, args.rounds)
+        else:
+            run = simcord_burst if args.driver == "simcord" else direct_burst
+            figures = asyncio.run(run(size, computers, args.rounds))
+        print(figures.report(burst=True), flush=True)
+        p99[computers] = percentile(figures.boards, 0.99)
+    if "hard-quarter" not in p99:
+        return
+    for baseline in ("easy-quarter", "none"):
+        if baseline in p99:
+            above = p99["hard-quarter"] / p99[baseline] - 1
+            print(
+                f"  hard-quarter board p99 vs {baseline}: {above:+.0%} "
+                f"(target <= +10 %: {verdict(above <= 0.10)})",
+                flush=True,
+            )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("mode", choices=["burst", "poisson", "mixed", "restart"])
     parser.add_argument("sizes", type=int, nargs="+")
     parser.add_argument("--driver", choices=["direct", "simcord"], default="direct")
-    parser.add_argument("--computers", choices=COMPUTERS, default="none")
+    parser.add_argument(
+        "--computers",
+        choices=COMPUTERS,
+        nargs="+",
+        default=["none"],
+        help="burst: one run per choice, each size; with easy-quarter and hard-quarter both, "
+        "the hard run's board p99 is compared with the easy one's (the same tables and boards)",
+    )
     parser.add_argument("--rounds", type=int, default=MAX_ROUNDS)
     parser.add_argument("--rate", type=float, default=None)
     parser.add_argument("--seconds", type=float, default=180.0)
+    parser.add_argument(
+        "--calibrate",
+        type=float,
+        default=None,
+        help="poisson: seconds of the closed loop that measures the capacity (without --rate; "
+        "default: as long as the run)",
+    )
     parser.add_argument("--plies", type=int, default=86)
     parser.add_argument(
         "--load-wait",
@@ -598,13 +692,11 @@ def main() -> int:
         parser.error("--postgres is for bursts with the direct driver")
     for size in args.sizes:
         print(f"-- {args.mode} {size} (load average {load_average()})", flush=True)
-        if args.mode == "burst" and args.postgres:
-            print(postgres_burst(size, args.computers, args.rounds).report(burst=True), flush=True)
-        elif args.mode == "burst":
-            run = simcord_burst if args.driver == "simcord" else direct_burst
-            print(asyncio.run(run(size, args.computers, args.rounds)).report(burst=True), flush=True)
+        if args.mode == "burst":
+            bursts(args, size)
         elif args.mode == "poisson":
-            print(asyncio.run(direct_poisson(size, args.rate, args.seconds)).report(), flush=True)
+            figures = asyncio.run(direct_poisson(size, args.rate, args.seconds, args.calibrate))
+            print(figures.report(), flush=True)
         elif args.mode == "mixed":
             for figures in asyncio.run(direct_mixed(size, args.stored, args.plies)):
                 print(figures.report(), flush=True)

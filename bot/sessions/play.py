@@ -9,6 +9,7 @@ from dataclasses import replace
 from typing import Any
 
 from bot import errors, workers
+from bot.looping import StepGate
 from bot.ratings import rating_update
 from bot.sessions.clocks import Clocks
 from bot.sessions.lookup import Shared
@@ -44,6 +45,9 @@ class Referee:
         self.restorer = restorer
         self._chooser = chooser
         self._computer_tasks: dict[int, asyncio.Task[None]] = {}
+        self._gate = StepGate()
+        """The rules' work of a move (reading, applying, preparing its line) one per turn of the
+        event loop: a burst of moves never holds the loop for a whole turn (see :mod:`bot.looping`)."""
 
     # -- people --------------------------------------------------------------------------------
 
@@ -54,6 +58,7 @@ class Referee:
         returns, then announced."""
         await ready(session)
         async with Queued(session):
+            await self._gate.turn()
             require_playing(session)
             seat = seat_for(session, user_id)
             if expected_ply is not None and expected_ply != session.ply:
@@ -221,6 +226,7 @@ class Referee:
             seat = session.seat_to_act()
             if seat is None or seat.is_computer:
                 break
+            await self._gate.turn(carrying_on=True)
             move = session.game.forced_move(session.state)
             if move is None:
                 break

@@ -4,6 +4,7 @@ Tiles game."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
@@ -362,3 +363,43 @@ async def test_autocomplete_loads_a_restored_game(database_url: str) -> None:
     assert session.loading is None
     await again.close()
     await storage.close()
+
+
+async def test_a_burst_of_moves_lets_the_loop_turn_between_their_rules_work(
+    service: Service, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Moves at eight tables arriving at once: each one's rules work (reading the move,
+    applying it) runs in a turn of the event loop of its own, with the loop's other work
+    (a ticker here; committed moves, boards, the heartbeat in the bot) between them."""
+    svc, _, _ = service
+    ids = []
+    for index in range(8):
+        session = await svc.create("tiny", guild_id=1, channel_id=CHANNEL + 1 + index, user_id=1, name="ann")
+        await svc.join(session, 2, "ben")
+        await svc.start(session, 1)
+        ids.append(session.id)
+    game = live(svc, ids[0]).game
+    order: list[str] = []
+    parse = game.parse_move
+
+    def parse_noted(state: Any, text: str) -> Any:
+        order.append("move")
+        return parse(state, text)
+
+    monkeypatch.setattr(game, "parse_move", parse_noted)
+    loop = asyncio.get_running_loop()
+    ticking = True
+
+    def tick() -> None:
+        order.append("tick")
+        if ticking:
+            loop.call_soon(tick)
+
+    loop.call_soon(tick)
+    plays = [svc.play(live(svc, game_id), user_to_act(svc, game_id), "draw") for game_id in ids]
+    results = await asyncio.gather(*plays)
+    ticking = False
+    assert all(isinstance(result, Update) for result in results)
+    moves = [index for index, entry in enumerate(order) if entry == "move"]
+    assert len(moves) == 8
+    assert all(later - earlier > 1 for earlier, later in itertools.pairwise(moves)), order

@@ -1,0 +1,66 @@
+"""Sharing the event loop fairly when many commands arrive at once.
+
+When a burst of commands arrives in the same instant (200 tables moving together), each one's
+first step (reading the move against the rules, applying it, preparing its record line) is
+ready in the same turn of the event loop, and asyncio runs every callback that is ready in a
+turn before it looks again: the loop would spend that whole turn on the burst while the moves
+already committed, the boards already drawn and the heartbeat wait behind it. A
+:class:`StepGate` lets such steps through one per turn of the loop: a step that passes the gate
+runs at once when the gate is free; otherwise it waits its turn, behind whatever else became
+ready meanwhile. Nothing is held across an ``await``: the gate only orders when steps start.
+A step that carries on work already let in (a forced move after a person's move) waits ahead of
+new work: a command's later steps never queue behind every command that arrived after it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import deque
+
+
+class StepGate:
+    """Lets steps of work on the event loop start one per turn of the loop, in arrival order."""
+
+    def __init__(self) -> None:
+        self._waiting: deque[asyncio.Future[None]] = deque()
+        self._ahead: deque[asyncio.Future[None]] = deque()
+        """Steps that carry on work already let in: their turn comes before new work's."""
+        self._open = True
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    @property
+    def waiting(self) -> int:
+        """How many steps wait for their turn."""
+        return sum(not future.done() for future in (*self._ahead, *self._waiting))
+
+    async def turn(self, *, carrying_on: bool = False) -> None:
+        """Return when this step may run: at once if the gate is free, else in its turn. The
+        step is the caller's code up to its next ``await``; the gate opens again after the turn
+        of the loop that runs it. ``carrying_on``: the step continues work the gate let in
+        before (its turn comes before every new step's)."""
+        loop = asyncio.get_running_loop()
+        if loop is not self._loop:  # a new loop (tests run one each): nothing of the old one waits
+            self._loop, self._waiting, self._ahead, self._open = loop, deque(), deque(), True
+        if self._open and not self._waiting and not self._ahead:
+            self._open = False
+            loop.call_soon(self._next)
+            return
+        future: asyncio.Future[None] = loop.create_future()
+        (self._ahead if carrying_on else self._waiting).append(future)
+        try:
+            await future
+        except asyncio.CancelledError:
+            if future.done() and not future.cancelled():  # given the turn, then cancelled
+                loop.call_soon(self._next)
+            raise
+        loop.call_soon(self._next)
+
+    def _next(self) -> None:
+        """Give the turn to the next step waiting (or open the gate)."""
+        for queue in (self._ahead, self._waiting):
+            while queue:
+                future = queue.popleft()
+                if not future.done():
+                    future.set_result(None)
+                    return
+        self._open = True
