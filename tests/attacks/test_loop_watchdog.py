@@ -72,10 +72,18 @@ async def test_the_loop_answers_through_a_pathological_solitaire_and_an_import(
     for error in env.errors:  # reading them acknowledges them: only a budget's refusals are expected
         text = str(error)
         assert "took too long" in text or "took longer than" in text or "no game starts" in text, repr(error)
+    # A job can pass its budget still queued (behind the others in the long lane on a busy
+    # machine) and never run; one whose answer came back did run.
+    must_run = [workers.TARGET_CHECK] * ("could not tell" in checked or "cannot be filled" in checked)
+    must_run += [workers.GIVE_UP] * gave_up.startswith("✅ Recorded")
+    must_run += [workers.IMPORT, workers.REPLAY] * ("Imported" in imported)
+    ran_at_all = 0
     for kind in (workers.TARGET_CHECK, workers.GIVE_UP, workers.IMPORT, workers.REPLAY):
         ran = windows(traced, kind)
-        assert ran, f"no {kind.name} job ran in a worker"
+        assert ran or kind not in must_run, f"no {kind.name} job ran in a worker"
+        ran_at_all += len(ran)
         for start, end in ran:
             if end - start > 0.2:  # long enough that a free loop answers the 5 ms pings
                 assert dog.answered_between(start, end) > 0, f"the loop stood still during the {kind.name}"
+    assert ran_at_all, "no heavy job ran: the test saw nothing"
     print(f"loop lag: p99 {dog.percentile(0.99) * 1000:.1f} ms, worst {dog.worst * 1000:.1f} ms")
