@@ -12,7 +12,7 @@ from games.core import Events, Game, GameOptions, Outcome, counted, outcome_phra
 from games.geominos import notation, rules
 from games.geominos.state import EXTRA_MINUTE, Move, State
 from games.geominos.state import Options as GeominosOptions
-from games.geominos.tiles import sections_count
+from games.geominos.tiles import TILE_NAMES, sections_count
 
 SUMMARY = """\
 Place your tiles next to the tiles on the board, matching pips to pips as in dominoes: at \
@@ -48,6 +48,10 @@ PHRASES: Mapping[str, str] = {
 }
 """Reason code -> words (see :attr:`games.core.Game.phrases`); resignations, forfeits and the
 last player left use :data:`games.core.COMMON_PHRASES`."""
+
+SECTIONS: Mapping[str, int] = {tile: sections_count(tile) for tile in TILE_NAMES}
+"""How many sections each tile has (a tie-break of ``move_gain``, looked up for every move a
+playout weighs)."""
 
 
 def tiles_first(game: Game[State, Move], state: State, moves: list[Move]) -> list[Move]:
@@ -179,4 +183,4 @@ class Geominos(Game[State, Move]):
 
     def move_gain(self, state: State, move: Move) -> float:
         """Minus the points the placement costs (bigger tiles first among equals)."""
-        return -rules.move_cost(move) + 0.01 * sections_count(move.tile)
+        return -move.cost + 0.01 * SECTIONS[move.tile]

@@ -831,3 +831,35 @@ def test_four_quarter_turns_come_back(tile: str, side: str, turns: int) -> None:
     pips = TILE_TABLE[TILE_NAMES.index(tile)][2 if side == "A" else 3]
     assert sorted(p for _, _, p in start.sections) == sorted(int(ch) for ch in pips)
     assert start.height * start.width >= len(start.sections)
+
+
+def placements_by_definition(state: State, hand: tuple[str, ...]) -> list[Move]:
+    """Every placement the rules allow, found square by square: the tile on the board, no
+    section on a taken square, some section beside (not diagonally) one with the same pips;
+    tile by tile, side A then B, rotations in order, squares row by row."""
+    found = []
+    for tile in dict.fromkeys(hand):
+        for shape in poses(tile):
+            for row in range(SIZE - shape.height + 1):
+                for col in range(SIZE - shape.width + 1):
+                    move = Move(tile, shape.side, shape.rotation, row, col)
+                    cells = [(row + dr, col + dc) for dr, dc, _ in shape.sections]
+                    if all(not state.grid[r * SIZE + c] for r, c in cells) and any(
+                        a == b for a, b in touching(state, move)
+                    ):
+                        found.append(move)
+    return found
+
+
+@pytest.mark.parametrize(("seed", "mode"), [(3, "five"), (8, "all")])
+def test_placements_are_exactly_those_the_rules_allow_in_order(seed: int, mode: str) -> None:
+    state = new(2, seed=seed, mode=mode)
+    player = RandomPlayer(seed)
+    plies = 0
+    while GAME.to_act(state) is not None:
+        if plies % 4 == 0:
+            hand = state.hands[state.turn or 0]
+            assert placements(state, hand) == placements_by_definition(state, hand)
+            assert all(GAME.is_legal(state, move) for move in placements(state, hand))
+        state, _ = GAME.apply(state, player.choose(GAME, state))
+        plies += 1
