@@ -54,6 +54,25 @@ SECTIONS: Mapping[str, int] = {tile: sections_count(tile) for tile in TILE_NAMES
 playout weighs)."""
 
 
+def placement_gain(move: Move) -> float:
+    """Minus the points the placement costs, bigger tiles first among equals (the game's
+    ``move_gain``)."""
+    return -move.cost + 0.01 * SECTIONS[move.tile]
+
+
+def greedy_playout(game: Game[State, Move], state: State, rng: random.Random) -> Move:
+    """The playouts' policy: the search's default greedy playout move (the best
+    :func:`placement_gain`, equal ones chosen at random with the same draws), with the gains
+    read straight off the moves. Gains differ by 0.01 at least, so equal means equal."""
+    moves = game.legal_moves(state)
+    if len(moves) == 1:
+        return moves[0]
+    gains = [-move.cost + 0.01 * SECTIONS[move.tile] for move in moves]
+    best = max(gains)
+    ties = [move for move, gain in zip(moves, gains, strict=True) if gain >= best - 1e-9]
+    return ties[rng.randrange(len(ties))] if len(ties) > 1 else ties[0]
+
+
 def tiles_first(game: Game[State, Move], state: State, moves: list[Move]) -> list[Move]:
     """The search's candidates: the cheapest placement of each tile in hand first (which tile to
     spend now is the real choice), then every other placement, cheapest first."""
@@ -82,6 +101,7 @@ class Geominos(Game[State, Move]):
         scale=6.0,
         margin=0.5,
         order=lambda game, state, moves: tiles_first(game, state, moves),
+        playout=greedy_playout,
     )
     summary: ClassVar[str] = SUMMARY
     notation_help: ClassVar[str] = NOTATION_HELP
@@ -98,6 +118,15 @@ class Geominos(Game[State, Move]):
 
     def _legal_moves(self, state: State) -> list[Move]:
         return rules.legal_moves(state)
+
+    def is_legal(self, state: State, move: Any) -> bool:
+        """True when ``move`` is a legal placement now (checked on the board's masks: playouts
+        apply a move in every state they pass, and listing every placement to check one would
+        cost more than choosing it)."""
+        if self.to_act(state) is None or not isinstance(move, Move):
+            return False
+        found = rules.is_placement(state, move)
+        return super().is_legal(state, move) if found is None else found
 
     def _parse_move(self, state: State, text: str) -> Move:
         return notation.parse_move(state, text)
@@ -183,4 +212,4 @@ class Geominos(Game[State, Move]):
 
     def move_gain(self, state: State, move: Move) -> float:
         """Minus the points the placement costs (bigger tiles first among equals)."""
-        return -move.cost + 0.01 * SECTIONS[move.tile]
+        return placement_gain(move)

@@ -26,7 +26,7 @@ from games.geominos.state import (
     Placed,
     State,
 )
-from games.geominos.tiles import TILE_NAMES, Pose, pose, poses
+from games.geominos.tiles import ROTATIONS, SIDES, TILE_NAMES, Pose, pose, poses
 
 HIDDEN = "?"
 """How a view shows a card it hides."""
@@ -201,6 +201,22 @@ def placements(state: State, hand: Sequence[str]) -> list[Move]:
                     move = made[origin] = Move(tile, shape.side, shape.rotation, *divmod(origin, SIZE))
                 found.append(move)
     return found
+
+
+def is_placement(state: State, move: Move) -> bool | None:
+    """Whether ``move`` is a legal placement for the seat to act, found from the board's masks
+    without listing every placement; None when the move's fields are not plain names and
+    whole numbers (let the list of legal moves decide)."""
+    row, col = move.row, move.col
+    if not (
+        type(row) is int and type(col) is int and type(move.rotation) is int and isinstance(move.tile, str)
+    ):
+        return None
+    if state.turn is None or state.finished or move.tile not in state.hands[state.turn]:
+        return False
+    if move.side not in SIDES or move.rotation not in ROTATIONS or not (0 <= row < SIZE and 0 <= col < SIZE):
+        return False
+    return bool(_origins(state, pose(move.tile, move.side, move.rotation)) >> (row * SIZE + col) & 1)
 
 
 def legal_moves(state: State) -> list[Move]:

@@ -87,6 +87,15 @@ class Move:
         """The tile turned as this move places it."""
         return pose(self.tile, self.side, self.rotation)
 
+    def __hash__(self) -> int:
+        return self.hashed
+
+    @cached_property
+    def hashed(self) -> int:
+        """The move's hash, worked out once (the rules share one move value between states,
+        and every state's legal moves are put in a set)."""
+        return hash((self.tile, self.side, self.rotation, self.row, self.col))
+
     @cached_property
     def cost(self) -> int:
         """The points the placement costs: its pips on light squares outside the center

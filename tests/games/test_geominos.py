@@ -855,11 +855,18 @@ def placements_by_definition(state: State, hand: tuple[str, ...]) -> list[Move]:
 def test_placements_are_exactly_those_the_rules_allow_in_order(seed: int, mode: str) -> None:
     state = new(2, seed=seed, mode=mode)
     player = RandomPlayer(seed)
+    rng = random.Random(seed)
     plies = 0
     while GAME.to_act(state) is not None:
         if plies % 4 == 0:
             hand = state.hands[state.turn or 0]
             assert placements(state, hand) == placements_by_definition(state, hand)
             assert all(GAME.is_legal(state, move) for move in placements(state, hand))
+            legal_set = set(placements(state, hand))
+            for _ in range(300):
+                tile = rng.choice(TILE_NAMES)
+                row, col = rng.randrange(-2, SIZE + 2), rng.randrange(-2, SIZE + 2)
+                move = Move(tile, rng.choice("AB"), rng.choice((0, 90, 180, 270)), row, col)
+                assert GAME.is_legal(state, move) == (move in legal_set), move
         state, _ = GAME.apply(state, player.choose(GAME, state))
         plies += 1
