@@ -62,14 +62,19 @@ def placement_gain(move: Move) -> float:
 
 def greedy_playout(game: Game[State, Move], state: State, rng: random.Random) -> Move:
     """The playouts' policy: the search's default greedy playout move (the best
-    :func:`placement_gain`, equal ones chosen at random with the same draws), with the gains
-    read straight off the moves. Gains differ by 0.01 at least, so equal means equal."""
-    moves = game.legal_moves(state)
-    if len(moves) == 1:
-        return moves[0]
-    gains = [-move.cost + 0.01 * SECTIONS[move.tile] for move in moves]
+    :func:`placement_gain` among the legal moves, equal ones in their order and chosen at random
+    with the same draws), found from each tile's cheapest placements without listing the
+    others. Gains differ by 0.01 at least, so equal means equal."""
+    assert state.turn is not None
+    cheapest = rules.cheapest_placements(state, state.hands[state.turn])
+    gains = [-cost + 0.01 * SECTIONS[tile] for tile, cost, _ in cheapest]
     best = max(gains)
-    ties = [move for move, gain in zip(moves, gains, strict=True) if gain >= best - 1e-9]
+    ties = [
+        move
+        for (_, _, moves), gain in zip(cheapest, gains, strict=True)
+        if gain >= best - 1e-9
+        for move in moves
+    ]
     return ties[rng.randrange(len(ties))] if len(ties) > 1 else ties[0]
 
 

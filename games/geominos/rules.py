@@ -16,7 +16,7 @@ from typing import Any
 
 from games.core import Event, EventKind, Events, Outcome, counted, rank_by_scores, seeded_rng
 from games.errors import InvalidOptionsError, quote
-from games.geominos.board import SIZE, center_origin
+from games.geominos.board import ASSESSED, SIZE, center_origin
 from games.geominos.state import (
     HAND_SIZE,
     NO_PLACEMENT_PENALTY,
@@ -200,6 +200,57 @@ def placements(state: State, hand: Sequence[str]) -> list[Move]:
                 if move is None:
                     move = made[origin] = Move(tile, shape.side, shape.rotation, *divmod(origin, SIZE))
                 found.append(move)
+    return found
+
+
+@cache
+def _cost_levels(shape: Pose) -> dict[int, int]:
+    """The corners of a pose on the board by what the placement costs, cheapest first: cost ->
+    bit mask of the corners."""
+    reach = _reach(shape)
+    levels: dict[int, int] = {}
+    origins = reach.origins
+    while origins:
+        lowest = origins & -origins
+        origin = lowest.bit_length() - 1
+        origins ^= lowest
+        cost = sum(pips for offset, pips in reach.offsets if ASSESSED[origin + offset])
+        levels[cost] = levels.get(cost, 0) | lowest
+    return dict(sorted(levels.items()))
+
+
+def cheapest_placements(state: State, hand: Sequence[str]) -> list[tuple[str, int, list[Move]]]:
+    """For each tile of ``hand`` that has a legal placement, in hand order: the tile, the
+    least its placements cost, and its placements costing that (in the order of
+    :func:`placements`). Found without listing the dearer placements."""
+    found: list[tuple[str, int, list[Move]]] = []
+    for tile in dict.fromkeys(hand):
+        least: int | None = None
+        fitting: list[tuple[Pose, int]] = []
+        for shape in poses(tile):
+            origins = _origins(state, shape)
+            if not origins:
+                continue
+            fitting.append((shape, origins))
+            for cost, corners in _cost_levels(shape).items():
+                if origins & corners:
+                    least = cost if least is None else min(least, cost)
+                    break
+        if least is None:
+            continue
+        moves: list[Move] = []
+        for shape, origins in fitting:
+            corners = origins & _cost_levels(shape).get(least, 0)
+            made = _moves_of(tile, shape.side, shape.rotation)
+            while corners:
+                lowest = corners & -corners
+                origin = lowest.bit_length() - 1
+                corners ^= lowest
+                move = made[origin]
+                if move is None:
+                    move = made[origin] = Move(tile, shape.side, shape.rotation, *divmod(origin, SIZE))
+                moves.append(move)
+        found.append((tile, least, moves))
     return found
 
 

@@ -12,10 +12,12 @@ from hypothesis import strategies as st
 
 from games import registry
 from games.ai import GreedyPlayer, RandomPlayer
+from games.ai.search import greedy_playout_move
 from games.core import Event, EventKind, event_phrase, outcome_phrase
 from games.errors import IllegalMoveError, InvalidMoveError, InvalidOptionsError
 from games.geominos import GAME, Move, Options, State, notation
 from games.geominos.board import SIZE, assessed, in_center, is_light, parse_square, square_name
+from games.geominos.game import greedy_playout
 from games.geominos.rules import deck_for, move_cost, next_turn, placements
 from games.geominos.state import Placed
 from games.geominos.tiles import TILE_NAMES, TILE_TABLE, pose, poses, sections_count, shape_cells
@@ -870,3 +872,16 @@ def test_placements_are_exactly_those_the_rules_allow_in_order(seed: int, mode: 
                 assert GAME.is_legal(state, move) == (move in legal_set), move
         state, _ = GAME.apply(state, player.choose(GAME, state))
         plies += 1
+
+
+@pytest.mark.parametrize("seed", [2, 9])
+def test_the_playout_policy_is_the_search_default_greedy_playout(seed: int) -> None:
+    """The playouts' own policy finds the same move, with the same random draws, as the
+    search's default greedy playout over every legal move."""
+    state = new(3, seed=seed, mode="five")
+    player = RandomPlayer(seed)
+    while GAME.to_act(state) is not None:
+        quick, generic = random.Random(seed), random.Random(seed)
+        assert greedy_playout(GAME, state, quick) == greedy_playout_move(GAME, state, generic, 0.0, None)
+        assert quick.random() == generic.random()
+        state, _ = GAME.apply(state, player.choose(GAME, state))
