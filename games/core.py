@@ -457,8 +457,10 @@ class Game(ABC, Generic[StateT, MoveT]):
     None for the defaults (typed as ``object`` because ``games.ai`` builds on this module)."""
 
     def __init__(self) -> None:
-        self._legal_cache: StateCache[StateT, tuple[tuple[MoveT, ...], frozenset[MoveT]]] = StateCache(
-            self._compute_legal
+        self._legal_cache: StateCache[StateT, tuple[MoveT, ...]] = StateCache(self._compute_legal)
+        # the set is made only when a legality check needs it (a game may check its own way)
+        self._legal_sets: StateCache[StateT, frozenset[MoveT]] = StateCache(
+            lambda state: frozenset(self._legal_cache(state))
         )
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -504,20 +506,19 @@ class Game(ABC, Generic[StateT, MoveT]):
         """Every legal move of the seat to act (draw, pass, end actions included)."""
         if self.to_act(state) is None:
             return []
-        return list(self._legal_cache(state)[0])
+        return list(self._legal_cache(state))
 
     def is_legal(self, state: StateT, move: Any) -> bool:
         """True when ``move`` is one of the legal moves of ``state``."""
         if self.to_act(state) is None:
             return False
         try:
-            return move in self._legal_cache(state)[1]
+            return move in self._legal_sets(state)
         except TypeError:  # an unhashable object is no move
             return False
 
-    def _compute_legal(self, state: StateT) -> tuple[tuple[MoveT, ...], frozenset[MoveT]]:
-        moves = tuple(self._legal_moves(state))
-        return moves, frozenset(moves)
+    def _compute_legal(self, state: StateT) -> tuple[MoveT, ...]:
+        return tuple(self._legal_moves(state))
 
     def _legal_moves(self, state: StateT) -> Sequence[MoveT]:
         """Hook: every legal move of the seat to act, in a stable order (the game is not over)."""

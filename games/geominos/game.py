@@ -12,7 +12,7 @@ from games.core import Events, Game, GameOptions, Outcome, counted, outcome_phra
 from games.geominos import notation, rules
 from games.geominos.state import EXTRA_MINUTE, Move, State
 from games.geominos.state import Options as GeominosOptions
-from games.geominos.tiles import sections_count
+from games.geominos.tiles import TILE_NAMES, sections_count
 
 SUMMARY = """\
 Place your tiles next to the tiles on the board, matching pips to pips as in dominoes: at \
@@ -49,6 +49,34 @@ PHRASES: Mapping[str, str] = {
 """Reason code -> words (see :attr:`games.core.Game.phrases`); resignations, forfeits and the
 last player left use :data:`games.core.COMMON_PHRASES`."""
 
+SECTIONS: Mapping[str, int] = {tile: sections_count(tile) for tile in TILE_NAMES}
+"""How many sections each tile has (a tie-break of ``move_gain``, looked up for every move a
+playout weighs)."""
+
+
+def placement_gain(move: Move) -> float:
+    """Minus the points the placement costs, bigger tiles first among equals (the game's
+    ``move_gain``)."""
+    return -move.cost + 0.01 * SECTIONS[move.tile]
+
+
+def greedy_playout(game: Game[State, Move], state: State, rng: random.Random) -> Move:
+    """The playouts' policy: the search's default greedy playout move (the best
+    :func:`placement_gain` among the legal moves, equal ones in their order and chosen at random
+    with the same draws), found from each tile's cheapest placements without listing the
+    others. Gains differ by 0.01 at least, so equal means equal."""
+    assert state.turn is not None
+    cheapest = rules.cheapest_placements(state, state.hands[state.turn])
+    gains = [-cost + 0.01 * SECTIONS[tile] for tile, cost, _ in cheapest]
+    best = max(gains)
+    ties = [
+        move
+        for (_, _, moves), gain in zip(cheapest, gains, strict=True)
+        if gain >= best - 1e-9
+        for move in moves
+    ]
+    return ties[rng.randrange(len(ties))] if len(ties) > 1 else ties[0]
+
 
 def tiles_first(game: Game[State, Move], state: State, moves: list[Move]) -> list[Move]:
     """The search's candidates: the cheapest placement of each tile in hand first (which tile to
@@ -78,6 +106,7 @@ class Geominos(Game[State, Move]):
         scale=6.0,
         margin=0.5,
         order=lambda game, state, moves: tiles_first(game, state, moves),
+        playout=greedy_playout,
     )
     summary: ClassVar[str] = SUMMARY
     notation_help: ClassVar[str] = NOTATION_HELP
@@ -94,6 +123,15 @@ class Geominos(Game[State, Move]):
 
     def _legal_moves(self, state: State) -> list[Move]:
         return rules.legal_moves(state)
+
+    def is_legal(self, state: State, move: Any) -> bool:
+        """True when ``move`` is a legal placement now (checked on the board's masks: playouts
+        apply a move in every state they pass, and listing every placement to check one would
+        cost more than choosing it)."""
+        if self.to_act(state) is None or not isinstance(move, Move):
+            return False
+        found = rules.is_placement(state, move)
+        return super().is_legal(state, move) if found is None else found
 
     def _parse_move(self, state: State, text: str) -> Move:
         return notation.parse_move(state, text)
@@ -179,4 +217,4 @@ class Geominos(Game[State, Move]):
 
     def move_gain(self, state: State, move: Move) -> float:
         """Minus the points the placement costs (bigger tiles first among equals)."""
-        return -rules.move_cost(move) + 0.01 * sections_count(move.tile)
+        return placement_gain(move)

@@ -9,14 +9,14 @@ Events carry reason codes; their words are the ``phrases`` of
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import replace
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
 
 from games.core import Event, EventKind, Events, Outcome, counted, rank_by_scores, seeded_rng
 from games.errors import InvalidOptionsError, quote
-from games.geominos.board import SIZE, center_origin, placement_cost
+from games.geominos.board import ASSESSED, SIZE, center_origin
 from games.geominos.state import (
     HAND_SIZE,
     NO_PLACEMENT_PENALTY,
@@ -26,7 +26,7 @@ from games.geominos.state import (
     Placed,
     State,
 )
-from games.geominos.tiles import TILE_NAMES, pose, poses
+from games.geominos.tiles import ROTATIONS, SIDES, TILE_NAMES, Pose, pose, poses
 
 HIDDEN = "?"
 """How a view shows a card it hides."""
@@ -147,35 +147,127 @@ def _moves_of(tile: str, side: str, rotation: int) -> list[Move | None]:
     return [None] * (SIZE * SIZE)
 
 
-def _candidates(state: State, tile: str) -> Iterator[Move]:
-    """Every legal placement of ``tile``, side A then B, rotations in order, squares row by row."""
+@dataclass(frozen=True)
+class Reach:
+    """A pose as the bit masks see it: ``origins``, the squares its top-left corner may take
+    (the pose then lies on the board); ``offsets``, each section's distance from that corner in
+    square indices (``dr * 21 + dc``), with its pips."""
+
+    origins: int
+    offsets: tuple[tuple[int, int], ...]
+
+
+@cache
+def _reach(shape: Pose) -> Reach:
+    """The :class:`Reach` of a pose."""
+    rows, cols = range(SIZE - shape.height + 1), range(SIZE - shape.width + 1)
+    origins = sum(1 << (row * SIZE + col) for row in rows for col in cols)
+    return Reach(origins, tuple((dr * SIZE + dc, pips) for dr, dc, pips in shape.sections))
+
+
+def _origins(state: State, shape: Pose) -> int:
+    """A bit mask of the squares where ``shape``'s top-left corner makes a legal placement: on
+    the board, no section on a taken square, some section beside one with the same pips.
+
+    A mask shifted right by a section's offset moves each square to the corner that would put
+    the section there; a square that wraps round a row edge lands outside ``origins``."""
+    reach = _reach(shape)
     frontier = state.frontier
     occupied = state.occupied
-    for shape in poses(tile):
-        last_row = SIZE - shape.height
-        last_col = SIZE - shape.width
-        origins: set[int] = set()
-        for dr, dc, pips in shape.sections:
-            for row, col in frontier[pips]:
-                top, left = row - dr, col - dc
-                if 0 <= top <= last_row and 0 <= left <= last_col:
-                    origins.add(top * SIZE + left)
-        mask = shape.mask
-        made = _moves_of(tile, shape.side, shape.rotation)
-        for origin in sorted(origins):
-            if not (mask << origin) & occupied:
-                move = made[origin]
-                if move is None:
-                    move = made[origin] = Move(tile, shape.side, shape.rotation, *divmod(origin, SIZE))
-                yield move
+    touching = 0
+    blocked = 0
+    for offset, pips in reach.offsets:
+        touching |= frontier[pips] >> offset
+        blocked |= occupied >> offset
+    return touching & ~blocked & reach.origins
 
 
 def placements(state: State, hand: Sequence[str]) -> list[Move]:
-    """Every legal placement of every tile of ``hand``."""
+    """Every legal placement of every tile of ``hand``: tile by tile, side A then B, rotations
+    in order, squares row by row."""
     found: list[Move] = []
     for tile in dict.fromkeys(hand):
-        found.extend(_candidates(state, tile))
+        for shape in poses(tile):
+            origins = _origins(state, shape)
+            if not origins:
+                continue
+            made = _moves_of(tile, shape.side, shape.rotation)
+            while origins:
+                lowest = origins & -origins
+                origin = lowest.bit_length() - 1
+                origins ^= lowest
+                move = made[origin]
+                if move is None:
+                    move = made[origin] = Move(tile, shape.side, shape.rotation, *divmod(origin, SIZE))
+                found.append(move)
     return found
+
+
+@cache
+def _cost_levels(shape: Pose) -> dict[int, int]:
+    """The corners of a pose on the board by what the placement costs, cheapest first: cost ->
+    bit mask of the corners."""
+    reach = _reach(shape)
+    levels: dict[int, int] = {}
+    origins = reach.origins
+    while origins:
+        lowest = origins & -origins
+        origin = lowest.bit_length() - 1
+        origins ^= lowest
+        cost = sum(pips for offset, pips in reach.offsets if ASSESSED[origin + offset])
+        levels[cost] = levels.get(cost, 0) | lowest
+    return dict(sorted(levels.items()))
+
+
+def cheapest_placements(state: State, hand: Sequence[str]) -> list[tuple[str, int, list[Move]]]:
+    """For each tile of ``hand`` that has a legal placement, in hand order: the tile, the
+    least its placements cost, and its placements costing that (in the order of
+    :func:`placements`). Found without listing the dearer placements."""
+    found: list[tuple[str, int, list[Move]]] = []
+    for tile in dict.fromkeys(hand):
+        least: int | None = None
+        fitting: list[tuple[Pose, int]] = []
+        for shape in poses(tile):
+            origins = _origins(state, shape)
+            if not origins:
+                continue
+            fitting.append((shape, origins))
+            for cost, corners in _cost_levels(shape).items():
+                if origins & corners:
+                    least = cost if least is None else min(least, cost)
+                    break
+        if least is None:
+            continue
+        moves: list[Move] = []
+        for shape, origins in fitting:
+            corners = origins & _cost_levels(shape).get(least, 0)
+            made = _moves_of(tile, shape.side, shape.rotation)
+            while corners:
+                lowest = corners & -corners
+                origin = lowest.bit_length() - 1
+                corners ^= lowest
+                move = made[origin]
+                if move is None:
+                    move = made[origin] = Move(tile, shape.side, shape.rotation, *divmod(origin, SIZE))
+                moves.append(move)
+        found.append((tile, least, moves))
+    return found
+
+
+def is_placement(state: State, move: Move) -> bool | None:
+    """Whether ``move`` is a legal placement for the seat to act, found from the board's masks
+    without listing every placement; None when the move's fields are not plain names and
+    whole numbers (let the list of legal moves decide)."""
+    row, col = move.row, move.col
+    if not (
+        type(row) is int and type(col) is int and type(move.rotation) is int and isinstance(move.tile, str)
+    ):
+        return None
+    if state.turn is None or state.finished or move.tile not in state.hands[state.turn]:
+        return False
+    if move.side not in SIDES or move.rotation not in ROTATIONS or not (0 <= row < SIZE and 0 <= col < SIZE):
+        return False
+    return bool(_origins(state, pose(move.tile, move.side, move.rotation)) >> (row * SIZE + col) & 1)
 
 
 def legal_moves(state: State) -> list[Move]:
@@ -187,12 +279,12 @@ def legal_moves(state: State) -> list[Move]:
 
 def can_place(state: State, hand: Sequence[str]) -> bool:
     """True when some tile of ``hand`` has a legal placement (stops at the first)."""
-    return any(next(_candidates(state, tile), None) is not None for tile in dict.fromkeys(hand))
+    return any(_origins(state, shape) for tile in dict.fromkeys(hand) for shape in poses(tile))
 
 
 def move_cost(move: Move) -> int:
     """The points a placement costs."""
-    return placement_cost(move.tile, move.side, move.rotation, move.row, move.col)
+    return move.cost
 
 
 # -- turns ------------------------------------------------------------------------------------

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from games.core import GameOptions, option
-from games.geominos.board import SIZE
+from games.geominos.board import SIZE, placement_cost
 from games.geominos.tiles import Pose, pose
 
 HAND_SIZE = 5
@@ -86,6 +86,21 @@ class Move:
     def pose(self) -> Pose:
         """The tile turned as this move places it."""
         return pose(self.tile, self.side, self.rotation)
+
+    def __hash__(self) -> int:
+        return self.hashed
+
+    @cached_property
+    def hashed(self) -> int:
+        """The move's hash, worked out once (the rules share one move value between states,
+        and every state's legal moves are put in a set)."""
+        return hash((self.tile, self.side, self.rotation, self.row, self.col))
+
+    @cached_property
+    def cost(self) -> int:
+        """The points the placement costs: its pips on light squares outside the center
+        (worked out once per move: the rules share one move value between states)."""
+        return placement_cost(self.tile, self.side, self.rotation, self.row, self.col)
 
 
 @dataclass(frozen=True)
@@ -177,32 +192,40 @@ class State:
         return tuple(cells)
 
     @cached_property
+    def pip_masks(self) -> tuple[int, ...]:
+        """For each pip value 0..6, a bit mask of the squares whose section shows it (bit
+        ``row * 21 + col``; entry 0 stays empty)."""
+        masks = [0] * 7
+        for placed in self.board:
+            origin = placed.row * SIZE + placed.col
+            for dr, dc, pips in placed.pose.sections:
+                masks[pips] |= 1 << (origin + dr * SIZE + dc)
+        return tuple(masks)
+
+    @cached_property
     def occupied(self) -> int:
         """A bit mask of the covered squares (bit ``row * 21 + col``)."""
         mask = 0
-        for index, pips in enumerate(self.grid):
-            if pips:
-                mask |= 1 << index
+        for value in self.pip_masks:
+            mask |= value
         return mask
 
     @cached_property
-    def frontier(self) -> dict[int, tuple[tuple[int, int], ...]]:
-        """For each pip value, the empty squares ``(row, col)`` next to a section showing it."""
-        grid = self.grid
-        found: dict[int, list[tuple[int, int]]] = {value: [] for value in range(1, 7)}
-        for index, pips in enumerate(grid):
-            if pips:
-                continue
-            row, col = divmod(index, SIZE)
-            near = set()
-            if row > 0 and grid[index - SIZE]:
-                near.add(grid[index - SIZE])
-            if row < SIZE - 1 and grid[index + SIZE]:
-                near.add(grid[index + SIZE])
-            if col > 0 and grid[index - 1]:
-                near.add(grid[index - 1])
-            if col < SIZE - 1 and grid[index + 1]:
-                near.add(grid[index + 1])
-            for value in near:
-                found[value].append((row, col))
-        return {value: tuple(squares) for value, squares in found.items()}
+    def frontier(self) -> tuple[int, ...]:
+        """For each pip value 0..6, a bit mask of the empty squares next to (not diagonally) a
+        section showing it (entry 0 stays empty)."""
+        empty = ALL_SQUARES & ~self.occupied
+        return tuple(neighbours(mask) & empty for mask in self.pip_masks)
+
+
+ALL_SQUARES = (1 << (SIZE * SIZE)) - 1
+"""The bit mask of every square."""
+NOT_FIRST_COLUMN = sum(1 << (row * SIZE + col) for row in range(SIZE) for col in range(1, SIZE))
+NOT_LAST_COLUMN = sum(1 << (row * SIZE + col) for row in range(SIZE) for col in range(SIZE - 1))
+
+
+def neighbours(mask: int) -> int:
+    """The squares above, below, left or right of a square of ``mask`` (on the board)."""
+    vertical = (mask << SIZE) | (mask >> SIZE)
+    sideways = ((mask << 1) & NOT_FIRST_COLUMN) | ((mask >> 1) & NOT_LAST_COLUMN)
+    return (vertical | sideways) & ALL_SQUARES

@@ -9,11 +9,16 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass
+from functools import cache
+from operator import itemgetter
 
 from games.puzzominos.pieces import Cell, Cells, Orientation, distinct_orientations, oriented_cells
 
 STEPS: tuple[Cell, ...] = ((1, 0), (-1, 0), (0, 1), (0, -1))
 """The four edge-to-edge directions (diagonals never count)."""
+
+ROW_MAJOR = itemgetter(1, 0)
+"""Orders cells top to bottom, then left to right."""
 
 Bounds = tuple[int, int, int, int]
 """``(min_x, min_y, max_x, max_y)`` of the pieces on the table, inclusive."""
@@ -44,6 +49,14 @@ def ring(cells: Iterable[Cell]) -> set[Cell]:
     """Cells edge-adjacent to ``cells`` and not among them."""
     group = set(cells)
     return {(x + dx, y + dy) for x, y in group for dx, dy in STEPS} - group
+
+
+@cache
+def ring_of(piece: str, orientation: Orientation) -> tuple[tuple[Cell, int], ...]:
+    """The :func:`ring` of ``piece`` in ``orientation`` with its top-left at 0,0, in a fixed
+    order, each cell with how many squares of the piece it touches edge to edge."""
+    shape = set(oriented_cells(piece, orientation))
+    return tuple(((x, y), sum((x + dx, y + dy) in shape for dx, dy in STEPS)) for x, y in sorted(ring(shape)))
 
 
 def frontier(own: Collection[Cell], occupied: Collection[Cell]) -> set[Cell]:
@@ -137,10 +150,29 @@ def iter_placements(
     """Every ``(piece, orientation, x, y)`` that covers a cell of ``targets`` without
     overlapping ``occupied``; canonical orientations only, each placement once, in a fixed order.
     """
+    blocked = Blocked(occupied)
     for piece in pieces:
         for orientation in distinct_orientations(piece):
             shape = oriented_cells(piece, orientation)
             anchors = {(tx - cx, ty - cy) for tx, ty in targets for cx, cy in shape}
-            for ax, ay in sorted(anchors, key=lambda a: (a[1], a[0])):
-                if all((ax + cx, ay + cy) not in occupied for cx, cy in shape):
-                    yield piece, orientation, ax, ay
+            free = anchors.difference(*(blocked.by(cell) for cell in shape))
+            for ax, ay in sorted(free, key=ROW_MAJOR):
+                yield piece, orientation, ax, ay
+
+
+class Blocked:
+    """Where a piece may not put its top-left corner because of ``occupied``: for a square
+    ``(cx, cy)`` of the piece's shape, the corners that would put that square on a taken cell
+    (made when first asked, once per square of a shape)."""
+
+    def __init__(self, occupied: Collection[Cell]) -> None:
+        self.occupied = occupied
+        self.shifted: dict[Cell, set[Cell]] = {}
+
+    def by(self, cell: Cell) -> set[Cell]:
+        """The corners that put ``cell`` of a shape on a taken square."""
+        found = self.shifted.get(cell)
+        if found is None:
+            cx, cy = cell
+            found = self.shifted[cell] = {(x - cx, y - cy) for x, y in self.occupied}
+        return found

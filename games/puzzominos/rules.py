@@ -22,7 +22,7 @@ from games.core import Event, EventKind, Events, Outcome, Seat, seeded_rng
 from games.errors import InvalidOptionsError, quote
 from games.puzzominos.board import frontier, iter_placements, placed_cells
 from games.puzzominos.pieces import FREE_TURN_PIECES, Cell, distinct_orientations
-from games.puzzominos.scoring import SMALL_GROUP, PlacementScore, estimate, score_placement, standings
+from games.puzzominos.scoring import SMALL_GROUP, PlacementScore, estimate_place, score_placement, standings
 from games.puzzominos.state import PASS, SET_SIZE, Move, MoveKind, Options, Placement, State
 
 FIRST_SALT = "first"
@@ -105,13 +105,15 @@ def legal_moves(state: State) -> list[Move]:
 
 def is_last_piece(state: State, seat: Seat) -> bool:
     """True when ``seat``'s next piece is its last (the 14th)."""
-    return len(state.played(seat)) == SET_SIZE - 1
+    return state.pieces_played[seat] == SET_SIZE - 1
 
 
 def gain(state: State, seat: Seat, move: Move) -> int:
     """The cheap immediate points of placing ``move`` (see :func:`scoring.estimate`)."""
-    cells = placed_cells(move.piece, move.orientation, move.x, move.y)
-    return estimate(cells, state.squares[1 - seat], state.occupied, last=is_last_piece(state, seat))
+    last = is_last_piece(state, seat)
+    opponent = state.squares[1 - seat]
+    place = (move.piece, move.orientation, move.x, move.y)
+    return estimate_place(*place, opponent, state.occupied, last=last, free=state.free_neighbours)
 
 
 # -- playing -------------------------------------------------------------------------------------

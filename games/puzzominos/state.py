@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import IntEnum, StrEnum
+from functools import cached_property
 
 from games.core import GameOptions, Seat, option
 from games.puzzominos.board import Place, placed_cells
@@ -152,6 +153,21 @@ class State:
     def played(self, seat: Seat) -> tuple[str, ...]:
         """The pieces ``seat`` has played, in order."""
         return tuple(p.piece for p in self.placements if p.seat == seat)
+
+    @cached_property
+    def pieces_played(self) -> tuple[int, int]:
+        """How many pieces each seat has played."""
+        counts = [0, 0]
+        for placement in self.placements:
+            counts[placement.seat] += 1
+        return counts[0], counts[1]
+
+    @cached_property
+    def free_neighbours(self) -> dict[Cell, tuple[Cell, ...]]:
+        """A memo for the computer players' estimates: the empty neighbours of an empty square,
+        filled in square by square as they are asked (see
+        :func:`games.puzzominos.scoring.estimate_place`)."""
+        return {}
 
     def left(self, seat: Seat) -> tuple[str, ...]:
         """The pieces ``seat`` still holds, in set order."""

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
 
-from games.tileup.data import NEIGHBOURS, SQUARES, Stack, shape_of, tile_colour, tile_number
+from games.tileup.data import COLOURS, NEIGHBOURS, SIZE, SQUARES, Stack, shape_of, tile_colour, tile_number
 
 
 def top(stack: Stack) -> str | None:
@@ -27,19 +29,62 @@ def placement_problem(board: Sequence[Stack], tile: str, square: int) -> str | N
     return "it is empty and not next to any tile"
 
 
-def legal_squares(board: Sequence[Stack], tile: str) -> list[int]:
-    """Every square where ``tile`` may be placed, in reading order."""
-    colour, number = tile_colour(tile), tile_number(tile)
-    found = []
-    for square in range(SQUARES):
-        stack = board[square]
+@dataclass(frozen=True)
+class Tops:
+    """A board's top tiles as bit masks (bit ``i`` is square ``i``): the ``covered`` squares, per
+    colour the squares whose top tile has it, per number ``n`` (0 to 5) the squares whose top
+    tile is higher than ``n``, and the empty squares next to a covered one (``beside``)."""
+
+    covered: int
+    colours: Mapping[str, int]
+    higher: tuple[int, ...]
+    beside: int
+
+
+@lru_cache(maxsize=64)
+def tops(board: tuple[Stack, ...]) -> Tops:
+    """The :class:`Tops` of ``board`` (the last few boards are remembered: the rules and the
+    computer players ask about the same board several times)."""
+    covered = 0
+    colours = dict.fromkeys(COLOURS, 0)
+    numbers = [0] * 6
+    for square, stack in enumerate(board):
         if stack:
-            below = stack[-1]
-            if below[0] != colour and int(below[1]) > number:
-                found.append(square)
-        elif any(board[near] for near in NEIGHBOURS[square]):
-            found.append(square)
+            bit = 1 << square
+            covered |= bit
+            colours[stack[-1][0]] |= bit
+            numbers[int(stack[-1][1])] |= bit
+    higher = tuple(sum(numbers[n + 1 :]) for n in range(6))
+    return Tops(covered, colours, higher, spread(covered) & ~covered)
+
+
+NOT_FIRST_COLUMN = sum(1 << square for square in range(SQUARES) if square % SIZE)
+NOT_LAST_COLUMN = sum(1 << square for square in range(SQUARES) if square % SIZE != SIZE - 1)
+ALL_SQUARES = (1 << SQUARES) - 1
+
+
+def spread(mask: int) -> int:
+    """``mask`` and the squares next to (not diagonally) one of its squares."""
+    sideways = ((mask << 1) & NOT_FIRST_COLUMN) | ((mask >> 1) & NOT_LAST_COLUMN)
+    return (mask | (mask << SIZE) | (mask >> SIZE) | sideways) & ALL_SQUARES
+
+
+def squares_of(mask: int) -> list[int]:
+    """The squares of ``mask``, in reading order."""
+    found = []
+    while mask:
+        lowest = mask & -mask
+        found.append(lowest.bit_length() - 1)
+        mask ^= lowest
     return found
+
+
+def legal_squares(board: Sequence[Stack], tile: str) -> list[int]:
+    """Every square where ``tile`` may be placed, in reading order: on a top tile of another
+    colour and a higher number, or on an empty square next to a tile."""
+    facts = tops(tuple(board))
+    stackable = facts.covered & ~facts.colours[tile_colour(tile)] & facts.higher[tile_number(tile)]
+    return squares_of(stackable | facts.beside)
 
 
 def region(board: Sequence[Stack], square: int) -> tuple[int, ...]:
@@ -49,26 +94,41 @@ def region(board: Sequence[Stack], square: int) -> tuple[int, ...]:
 
 
 def regions(board: Sequence[Stack]) -> list[tuple[str, tuple[int, ...]]]:
-    """Every same-colour region of top tiles as (colour, squares in reading order)."""
-    seen: set[int] = set()
+    """Every same-colour region of top tiles as (colour, squares in reading order), in the
+    reading order of their first squares."""
+    return list(_regions(tuple(board)))
+
+
+@lru_cache(maxsize=64)
+def _regions(board: tuple[Stack, ...]) -> tuple[tuple[str, tuple[int, ...]], ...]:
+    facts = tops(board)
+    left = facts.covered
     found = []
-    for square in range(SQUARES):
-        if square in seen or not board[square]:
-            continue
-        squares = region(board, square)
-        seen.update(squares)
-        found.append((board[square][-1][0], squares))
-    return found
+    while left:
+        first = (left & -left).bit_length() - 1
+        colour = board[first][-1][0]
+        same = facts.colours[colour]
+        joined = 1 << first
+        while (grown := spread(joined) & same) != joined:
+            joined = grown
+        left &= ~joined
+        found.append((colour, tuple(squares_of(joined))))
+    return tuple(found)
 
 
 def shaped_regions(board: Sequence[Stack]) -> list[tuple[str, str, tuple[int, ...]]]:
     """Every region that forms a goal shape, as (colour, shape, squares in reading order)."""
+    return list(_shaped_regions(tuple(board)))
+
+
+@lru_cache(maxsize=64)
+def _shaped_regions(board: tuple[Stack, ...]) -> tuple[tuple[str, str, tuple[int, ...]], ...]:
     found = []
-    for colour, squares in regions(board):
+    for colour, squares in _regions(board):
         shape = shape_of(squares)
         if shape is not None:
             found.append((colour, shape, squares))
-    return found
+    return tuple(found)
 
 
 def points(board: Sequence[Stack], squares: Sequence[int]) -> int:

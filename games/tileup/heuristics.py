@@ -19,6 +19,7 @@ from games.tileup.data import (
     NEIGHBOURS,
     SHAPES,
     SIZE,
+    SQUARES,
     Stack,
     card_colour,
     card_shape,
@@ -259,6 +260,55 @@ def _reach_order(board: tuple[Stack, ...], empty: list[int]) -> list[int]:
     return order
 
 
+@dataclass(frozen=True)
+class SiteIndex:
+    """A shape's sites (:func:`shape_sites`) as bit masks over their indices: for each square,
+    the sites that cover it (``covering``) and the sites it lies next to (``beside``)."""
+
+    covering: tuple[int, ...]
+    beside: tuple[int, ...]
+
+
+@cache
+def site_index(shape: str) -> SiteIndex:
+    """The :class:`SiteIndex` of ``shape``."""
+    covering = [0] * SQUARES
+    beside = [0] * SQUARES
+    for index, (squares, _, around) in enumerate(shape_sites(shape)):
+        for square in squares:
+            covering[square] |= 1 << index
+        for square in geo.squares_of(around):
+            beside[square] |= 1 << index
+    return SiteIndex(tuple(covering), tuple(beside))
+
+
+@lru_cache(maxsize=256)
+def _own_sites(shape: str, own: int) -> tuple[int, int]:
+    """The sites of ``shape`` next to a square of ``own``, and those covering one (bit masks
+    over the sites' indices; remembered for the last few boards and colours)."""
+    index = site_index(shape)
+    beside = covering = 0
+    while own:
+        lowest = own & -own
+        square = lowest.bit_length() - 1
+        beside |= index.beside[square]
+        covering |= index.covering[square]
+        own ^= lowest
+    return beside, covering
+
+
+def site_candidates(shape: str, own: int, allowed: int) -> int:
+    """A bit mask of the sites of ``shape`` that may hold a plan: no top tile of the plan's
+    colour (``own``) next to them, and (when fewer than the shape's squares may be laid or
+    lack) some such tile in them. Every site that passes the checks of :func:`plans` is among
+    them; they only skip the others quickly."""
+    beside, covering = _own_sites(shape, own)
+    found = ((1 << len(shape_sites(shape))) - 1) & ~beside
+    if allowed < len(SHAPES[shape]):
+        found &= covering
+    return found
+
+
 def plans(state: State, seat: int, most_missing: int = 0) -> list[Plan]:
     """Every plan for ``seat``'s cards with at most ``most_missing`` tiles lacking, best first."""
     board = state.board
@@ -270,7 +320,12 @@ def plans(state: State, seat: int, most_missing: int = 0) -> list[Plan]:
         own = colours[colour]
         numbers = sorted(int(tile[1]) for tile in held if tile[0] == colour)
         allowed = len(numbers) + most_missing
-        for squares, mask, around in shape_sites(card_shape(card)):
+        sites = shape_sites(card_shape(card))
+        candidates = site_candidates(card_shape(card), own, allowed)
+        while candidates:
+            lowest = candidates & -candidates
+            candidates ^= lowest
+            squares, mask, around = sites[lowest.bit_length() - 1]
             if around & own or not mask & reach or (mask & ~own).bit_count() > allowed:
                 continue
             plan = site_plan(board, number, colour, squares, numbers)

@@ -7,6 +7,7 @@ import random
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import replace
+from functools import cache
 from typing import Any
 
 from games.core import Event, EventKind, Events, Outcome, Seat, rank_by_scores, seeded_rng
@@ -16,6 +17,7 @@ from games.tileup.data import (
     ALL_TILES,
     CARD_LIMIT,
     CORNERS,
+    SQUARES,
     TILE_KINDS,
     TILE_LIMIT,
     card_colour,
@@ -128,6 +130,13 @@ def score_moves(state: State) -> list[Move]:
     return moves
 
 
+@cache
+def _placements_of(tile: str) -> tuple[Move, ...]:
+    """The moves placing ``tile``, by square (a move is a value: one shared per tile and square
+    saves making it again for every state)."""
+    return tuple(Move(MoveKind.PLACE, tile, square) for square in range(SQUARES))
+
+
 def placement_moves(state: State) -> list[Move]:
     """Every tile of the seat to act on every square it may go."""
     held = set(state.tiles[state.to_act] or ())
@@ -135,7 +144,8 @@ def placement_moves(state: State) -> list[Move]:
     for tile in TILE_KINDS:
         if tile in held:
             squares = geo.legal_squares(state.board, tile)
-            moves.extend(Move(MoveKind.PLACE, tile, square) for square in squares)
+            made = _placements_of(tile)
+            moves.extend(made[square] for square in squares)
     return moves
 
 

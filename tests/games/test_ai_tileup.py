@@ -8,8 +8,11 @@ from dataclasses import replace
 import pytest
 
 from games.tileup import GAME, Move, MoveKind, State
+from games.tileup import board as geo
 from games.tileup import heuristics as h
-from games.tileup.data import CORNERS, SHAPES, orientations
+from games.tileup.board import placement_problem
+from games.tileup.data import CORNERS, SHAPES, SQUARES, TILE_KINDS, orientations
+from games.tileup.rules import scorable_cards
 from tests.games.test_tileup import base, sq, with_board, with_hand
 
 
@@ -92,3 +95,45 @@ def test_planning_players_end_by_the_corners(players: int, seed: int) -> None:
     assert outcome is not None and outcome.reason == "corners"
     assert all(state.board[corner] for corner in CORNERS)
     assert max(outcome.scores) > 30
+
+
+def plans_by_every_site(state: State, seat: int, most_missing: int) -> list[h.Plan]:
+    """:func:`h.plans` the long way: every site of every card's shape checked one by one."""
+    board = state.board
+    held = state.tiles[seat] or ()
+    reach = h._board_masks(board)[1]
+    found = []
+    for number, card in enumerate(scorable_cards(state, seat), start=1):
+        colour = card[0]
+        own = h._board_masks(board)[0][colour]
+        numbers = sorted(int(tile[1]) for tile in held if tile[0] == colour)
+        for squares, mask, around in h.shape_sites(card[2:]):
+            if around & own or not mask & reach or (mask & ~own).bit_count() > len(numbers) + most_missing:
+                continue
+            plan = h.site_plan(board, number, colour, squares, numbers)
+            if plan is not None and plan.missing <= most_missing and plan.value > 0:
+                found.append(plan)
+    found.sort(key=lambda plan: (-plan.value, plan.missing, plan.card, plan.squares))
+    return found
+
+
+@pytest.mark.parametrize("seed", [4, 17])
+def test_plans_skip_no_site_that_could_hold_one(seed: int) -> None:
+    """The sites :func:`h.plans` skips by their bit masks are never ones the checks keep; and
+    the board's legal squares and regions are those of the rules' definitions."""
+    state = GAME.new(3, GAME.Options(), seed=seed)
+    for _ in range(60):
+        if GAME.to_act(state) is None:
+            break
+        for seat in range(state.players):
+            for most_missing in (0, 2, 3):
+                assert h.plans(state, seat, most_missing) == plans_by_every_site(state, seat, most_missing)
+        for tile in TILE_KINDS:
+            expected = [s for s in range(SQUARES) if placement_problem(state.board, tile, s) is None]
+            assert geo.legal_squares(state.board, tile) == expected
+        covered = [s for s in range(SQUARES) if state.board[s]]
+        firsts = sorted({geo.region(state.board, s)[0] for s in covered})
+        assert [squares for _, squares in geo.regions(state.board)] == [
+            geo.region(state.board, s) for s in firsts
+        ]
+        state, _ = GAME.apply(state, h.plan_move(state))

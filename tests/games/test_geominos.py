@@ -12,10 +12,12 @@ from hypothesis import strategies as st
 
 from games import registry
 from games.ai import GreedyPlayer, RandomPlayer
+from games.ai.search import greedy_playout_move
 from games.core import Event, EventKind, event_phrase, outcome_phrase
 from games.errors import IllegalMoveError, InvalidMoveError, InvalidOptionsError
 from games.geominos import GAME, Move, Options, State, notation
 from games.geominos.board import SIZE, assessed, in_center, is_light, parse_square, square_name
+from games.geominos.game import greedy_playout
 from games.geominos.rules import deck_for, move_cost, next_turn, placements
 from games.geominos.state import Placed
 from games.geominos.tiles import TILE_NAMES, TILE_TABLE, pose, poses, sections_count, shape_cells
@@ -831,3 +833,55 @@ def test_four_quarter_turns_come_back(tile: str, side: str, turns: int) -> None:
     pips = TILE_TABLE[TILE_NAMES.index(tile)][2 if side == "A" else 3]
     assert sorted(p for _, _, p in start.sections) == sorted(int(ch) for ch in pips)
     assert start.height * start.width >= len(start.sections)
+
+
+def placements_by_definition(state: State, hand: tuple[str, ...]) -> list[Move]:
+    """Every placement the rules allow, found square by square: the tile on the board, no
+    section on a taken square, some section beside (not diagonally) one with the same pips;
+    tile by tile, side A then B, rotations in order, squares row by row."""
+    found = []
+    for tile in dict.fromkeys(hand):
+        for shape in poses(tile):
+            for row in range(SIZE - shape.height + 1):
+                for col in range(SIZE - shape.width + 1):
+                    move = Move(tile, shape.side, shape.rotation, row, col)
+                    cells = [(row + dr, col + dc) for dr, dc, _ in shape.sections]
+                    if all(not state.grid[r * SIZE + c] for r, c in cells) and any(
+                        a == b for a, b in touching(state, move)
+                    ):
+                        found.append(move)
+    return found
+
+
+@pytest.mark.parametrize(("seed", "mode"), [(3, "five"), (8, "all")])
+def test_placements_are_exactly_those_the_rules_allow_in_order(seed: int, mode: str) -> None:
+    state = new(2, seed=seed, mode=mode)
+    player = RandomPlayer(seed)
+    rng = random.Random(seed)
+    plies = 0
+    while GAME.to_act(state) is not None:
+        if plies % 4 == 0:
+            hand = state.hands[state.turn or 0]
+            assert placements(state, hand) == placements_by_definition(state, hand)
+            assert all(GAME.is_legal(state, move) for move in placements(state, hand))
+            legal_set = set(placements(state, hand))
+            for _ in range(300):
+                tile = rng.choice(TILE_NAMES)
+                row, col = rng.randrange(-2, SIZE + 2), rng.randrange(-2, SIZE + 2)
+                move = Move(tile, rng.choice("AB"), rng.choice((0, 90, 180, 270)), row, col)
+                assert GAME.is_legal(state, move) == (move in legal_set), move
+        state, _ = GAME.apply(state, player.choose(GAME, state))
+        plies += 1
+
+
+@pytest.mark.parametrize("seed", [2, 9])
+def test_the_playout_policy_is_the_search_default_greedy_playout(seed: int) -> None:
+    """The playouts' own policy finds the same move, with the same random draws, as the
+    search's default greedy playout over every legal move."""
+    state = new(3, seed=seed, mode="five")
+    player = RandomPlayer(seed)
+    while GAME.to_act(state) is not None:
+        quick, generic = random.Random(seed), random.Random(seed)
+        assert greedy_playout(GAME, state, quick) == greedy_playout_move(GAME, state, generic, 0.0, None)
+        assert quick.random() == generic.random()
+        state, _ = GAME.apply(state, player.choose(GAME, state))

@@ -30,7 +30,7 @@ from games.puzzominos.pieces import (
     size,
 )
 from games.puzzominos.rules import targets
-from games.puzzominos.scoring import standings
+from games.puzzominos.scoring import estimate, estimate_place, standings, touched_squares
 from games.puzzominos.state import PASS, Colour, Move, MoveKind, Placement
 from games.puzzominos.state import Options as PuzzOptions
 from games.puzzominos.state import State as PuzzState
@@ -631,3 +631,33 @@ def test_only_a_free_turns_second_piece_continues_a_turn() -> None:
         seen.add(continues)
         state = after
     assert seen == {True, False}
+
+
+@pytest.mark.parametrize("seed", [5, 21])
+def test_the_quick_estimate_is_the_estimate_for_every_placement(seed: int) -> None:
+    """The computer players weigh placements with ``estimate_place``: it must give exactly what
+    ``estimate`` gives (and what the placement then scores), pockets of one and two squares
+    included, for every legal placement of greedy games (which wall in pockets often)."""
+    player = GreedyPlayer(seed)
+    state = GAME.new(2, PuzzOptions(), seed=seed)
+    pockets = 0
+    while (seat := GAME.to_act(state)) is not None:
+        last = len(state.left(seat)) == 1
+        for move in GAME.legal_moves(state):
+            if move.kind is not MoveKind.PLACE:
+                continue
+            cells = placed_cells(move.piece, move.orientation, move.x, move.y)
+            slow = estimate(cells, state.squares[1 - seat], state.occupied, last=last)
+            quick = estimate_place(
+                move.piece,
+                move.orientation,
+                move.x,
+                move.y,
+                state.squares[1 - seat],
+                state.occupied,
+                last=last,
+            )
+            assert quick == slow, move
+            pockets += slow > touched_squares(cells, state.squares[1 - seat])
+        state, _ = GAME.apply(state, player.choose(GAME, state))
+    assert pockets, "some placements wall in a pocket"
