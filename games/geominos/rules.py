@@ -191,16 +191,24 @@ def placements(state: State, hand: Sequence[str]) -> list[Move]:
             origins = _origins(state, shape)
             if not origins:
                 continue
-            made = _moves_of(tile, shape.side, shape.rotation)
-            while origins:
-                lowest = origins & -origins
-                origin = lowest.bit_length() - 1
-                origins ^= lowest
-                move = made[origin]
-                if move is None:
-                    move = made[origin] = Move(tile, shape.side, shape.rotation, *divmod(origin, SIZE))
-                found.append(move)
+            found.extend(_moves_at(tile, shape, origins))
     return found
+
+
+def _moves_at(tile: str, shape: Pose, corners: int) -> list[Move]:
+    """The placements of ``tile`` in pose ``shape`` at the corners of the bit mask ``corners``,
+    lowest square first (each move value made once and shared)."""
+    made = _moves_of(tile, shape.side, shape.rotation)
+    moves: list[Move] = []
+    while corners:
+        lowest = corners & -corners
+        origin = lowest.bit_length() - 1
+        corners ^= lowest
+        move = made[origin]
+        if move is None:
+            move = made[origin] = Move(tile, shape.side, shape.rotation, *divmod(origin, SIZE))
+        moves.append(move)
+    return moves
 
 
 @cache
@@ -240,16 +248,7 @@ def cheapest_placements(state: State, hand: Sequence[str]) -> list[tuple[str, in
             continue
         moves: list[Move] = []
         for shape, origins in fitting:
-            corners = origins & _cost_levels(shape).get(least, 0)
-            made = _moves_of(tile, shape.side, shape.rotation)
-            while corners:
-                lowest = corners & -corners
-                origin = lowest.bit_length() - 1
-                corners ^= lowest
-                move = made[origin]
-                if move is None:
-                    move = made[origin] = Move(tile, shape.side, shape.rotation, *divmod(origin, SIZE))
-                moves.append(move)
+            moves.extend(_moves_at(tile, shape, origins & _cost_levels(shape).get(least, 0)))
         found.append((tile, least, moves))
     return found
 
