@@ -45,6 +45,8 @@ class KeyedQueues(Generic[Item]):
             except Exception:
                 log.exception("%s %s: %d queued items failed", self._name, key, len(batch))
         self._queues.pop(key, None)
+        if self._tasks.get(key) is asyncio.current_task():  # a finished game keeps no task
+            del self._tasks[key]
 
     async def caught_up(self, key: int, seconds: float) -> None:
         """Wait (at most ``seconds``) until what is queued for ``key`` is done."""
