@@ -8,8 +8,8 @@ Each worker process runs a :class:`bot.sessions.SessionService` as a bot process
 own shards of one database: it opens Tri-Ominos games in servers of its shards and plays them,
 ``--concurrent`` games at a time, both seats taking the first legal move, each move a ``play``
 that is stored before it returns. Figures: moves per second over all processes, and the commit
-time of a move (``Storage.record_move``: waiting for the connection, then the transaction with
-the move row, snapshot and clock) at the median and the 99th percentile. With one game at a
+time of a move (``Storage.record_moves``: waiting for the connection, then the transaction with
+the move's row and the forced turns' after it, snapshot and clock) at the median and the 99th percentile. With one game at a
 time that is the bare commit; with several, it includes the wait for the writer (SQLite: one
 writer thread per process, which commits the moves waiting together, WAL, ``synchronous =
 FULL``: a commit waits for the disk) or the pool (PostgreSQL: one call per move). PostgreSQL
@@ -64,14 +64,14 @@ async def worker_run(
     """One process: its games opened (not timed), then played concurrently (timed)."""
     storage = await Storage.open(database)
     commits: list[float] = []
-    record_move = storage.record_move
+    record_moves = storage.record_moves
 
-    async def timed_record_move(*args: Any, **kwargs: Any) -> None:
+    async def timed_record_moves(*args: Any, **kwargs: Any) -> None:
         start = time.perf_counter()
-        await record_move(*args, **kwargs)
+        await record_moves(*args, **kwargs)
         commits.append(time.perf_counter() - start)
 
-    storage.record_move = timed_record_move  # type: ignore[method-assign]
+    storage.record_moves = timed_record_moves  # type: ignore[method-assign]
     service = SessionService(
         storage,
         now=time.time,

@@ -52,7 +52,8 @@ Figures, each as p50 / p90 / p99 / max:
   the defer's HTTP call done; direct: the bot's ``ack``, stamped in the bot as it sends it);
 - recorded: from the command to the private "Recorded" reply (the move committed);
 - command -> board: from the command to the next board of its table posted or edited;
-- store time per move: each ``Storage.record_move`` call, from the call to the commit;
+- store time per move: each ``Storage.record_moves`` call (a move and the forced turns after
+  it: one trip), from the call to the commit, counted once for each line it stored;
 - loop lag: a ticker task in the bot's process sleeping 10 ms at a time and noting how late it
   woke, on the real clock;
 - memory: the peak of the bot's whole process tree (the workers' zygote and every worker
@@ -252,6 +253,14 @@ async def collect(driver: direct.Driver, figures: Figures, kinds: tuple[str, ...
     ]
     figures.boards = [each.board - each.at for each in sent if each.board is not None]
     figures.boards_shown = len(driver.boards_shown)
+    trace = os.environ.get("TILEHOST_BENCH_TRACE")
+    if trace:  # each command: "command channel sent ack recorded board" (the jobs' lines beside)
+        with Path(trace).open("a", encoding="utf-8") as out:  # noqa: ASYNC230 (after the run)
+            out.writelines(
+                f"command {each.channel} {each.at:.4f} {each.ack or 0:.4f} {each.recorded or 0:.4f} "
+                f"{each.board or 0:.4f}\n"
+                for each in sent
+            )
     alone = [
         each.board - each.at
         for each in sent

@@ -6,8 +6,8 @@
   worker processes), read from ``/proc``: the sum of resident sizes (RSS, which
   counts pages shared between forked workers once per process) and of proportional sizes (PSS,
   each shared page split between its processes: the honest total), sampled four times a second;
-- :class:`StoreTimer`: the time of each ``Storage.record_move`` call (a move's trip to the
-  database, from the call to the commit);
+- :class:`StoreTimer`: the time of each ``Storage.record_moves`` call (a move's trip to the
+  database with the forced turns after it, from the call to the commit), once for each line;
 - :class:`JobClock`: each worker job's own time in its worker (without the queue before it), by
   job kind, and its time from submission to result (queue included).
 """
@@ -145,24 +145,27 @@ class TreeMemory:
 
 
 class StoreTimer:
-    """Times every ``Storage.record_move`` (wraps the class's method while installed)."""
+    """Times every trip of record lines to the database, ``Storage.record_moves`` (a move and
+    the forced turns after it), from the call to the commit (wraps the class's method while
+    installed); the time is noted once for each line of the trip, so that the figures stay a
+    move's store time."""
 
     def __init__(self) -> None:
         self.times: list[float] = []
         self._original: Callable[..., Any] | None = None
 
     def install(self) -> None:
-        original = self._original = Storage.record_move
+        original = self._original = Storage.record_moves
         times = self.times
 
-        async def timed(storage: Storage, *args: Any, **kwargs: Any) -> None:
+        async def timed(storage: Storage, game_id: int, lines: Sequence[Any], **kwargs: Any) -> None:
             started = time.perf_counter()
             try:
-                await original(storage, *args, **kwargs)
+                await original(storage, game_id, lines, **kwargs)
             finally:
-                times.append(time.perf_counter() - started)
+                times.extend([time.perf_counter() - started] * len(lines))
 
-        Storage.record_move = timed  # type: ignore[method-assign]
+        Storage.record_moves = timed  # type: ignore[method-assign]
 
     def take(self) -> list[float]:
         taken = list(self.times)
@@ -171,7 +174,7 @@ class StoreTimer:
 
     def uninstall(self) -> None:
         if self._original is not None:
-            Storage.record_move = self._original  # type: ignore[method-assign]
+            Storage.record_moves = self._original  # type: ignore[method-assign]
 
 
 class JobClock:
@@ -181,10 +184,14 @@ class JobClock:
         self.own: dict[str, list[float]] = defaultdict(list)
         self.total: dict[str, list[float]] = defaultdict(list)
         self._original: Callable[..., Any] | None = None
+        self.trace_path = os.environ.get("TILEHOST_BENCH_TRACE")
+        """Where every job's ``kind submitted total own`` line goes (appended at each
+        :meth:`take`), to see what a tail is made of; unset: nothing is written."""
+        self.trace: list[tuple[str, float, float, float]] = []
 
     def install(self) -> None:
         original = self._original = workers.run
-        own, total = self.own, self.total
+        own, total, trace_path = self.own, self.total, self.trace_path
 
         async def run(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
             name = getattr(fn, "__name__", str(fn))
@@ -194,6 +201,8 @@ class JobClock:
             seconds, result = await original(timed_job, fn, *args, **kwargs)
             total[name].append(time.perf_counter() - started)
             own[name].append(seconds)
+            if trace_path:
+                self.trace.append((name, started, total[name][-1], seconds))
             return result
 
         workers.run = run  # type: ignore[assignment]
@@ -208,6 +217,12 @@ class JobClock:
 
     def take(self) -> dict[str, tuple[list[float], list[float]]]:
         taken = {name: (self.own[name], self.total.get(name, [])) for name in self.own}
+        if self.trace_path and self.trace:
+            with open(self.trace_path, "a", encoding="utf-8") as out:
+                out.writelines(
+                    f"{n.replace(' ', '_')} {s:.4f} {t:.4f} {o:.4f}\n" for n, s, t, o in self.trace
+                )
+            self.trace.clear()
         self.own.clear()
         self.total.clear()
         return taken

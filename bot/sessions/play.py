@@ -26,7 +26,7 @@ from bot.sessions.session import (
     seat_for,
 )
 from bot.status import Status
-from bot.storage import Clock, Finish, ResultRow, SeatRow, StaleMove
+from bot.storage import Clock, Finish, Line, ResultRow, SeatRow, StaleMove
 from games.core import Event, Game, Outcome
 from games.records import RESIGN, TIMEOUT, RecordedMove
 
@@ -68,8 +68,10 @@ class Referee:
                 who = session.seats[to_act].name if to_act is not None else "nobody"
                 raise errors.NotYourTurn(f"It is not your turn: {who} is to play.")
             move = await _read_move(session, text)
-            step = await self.commit_move(session, seat, move, user_id)
-            steps = (step, *await self.play_forced(session))
+            lines = Lines(session)
+            await self._add_move(lines, seat, move, user_id)
+            await self._add_forced(lines, after_move=True)
+            steps = await self._store(session, lines)
             update = self.moves_update(session, steps, user_id)
         await self.shared.publish(update)
         self.carry_on(session)
@@ -83,8 +85,10 @@ class Referee:
             seat = seat_for(session, user_id)
             before = session.to_act()
             state, events = session.game.resign(session.state, seat)
-            step = await self.commit(session, seat, RESIGN, user_id, state, events)
-            steps = (step, *await self.play_forced(session))
+            lines = Lines(session)
+            self._add(lines, seat, RESIGN, user_id, state, events)
+            await self._add_forced(lines, after_move=True)
+            steps = await self._store(session, lines)
             update = self.moves_update(session, steps, user_id, before=before)
         await self.shared.publish(update)
         self.carry_on(session)
@@ -100,8 +104,10 @@ class Referee:
             if seat is None:
                 return None
             state, events = session.game.on_timeout(session.state)
-            step = await self.commit(session, seat, TIMEOUT, None, state, events)
-            steps = (step, *await self.play_forced(session))
+            lines = Lines(session)
+            self._add(lines, seat, TIMEOUT, None, state, events)
+            await self._add_forced(lines, after_move=True)
+            steps = await self._store(session, lines)
             return self.moves_update(session, steps, None, before=seat)
 
     async def resume(self, session: Session) -> None:
@@ -132,35 +138,33 @@ class Referee:
         passed = session.is_over or ended or (after is not None and after != acting)
         return Update(session, UpdateKind.MOVES, steps, turn_passed=passed, user_id=user_id)
 
-    # -- storing a line ------------------------------------------------------------------------
+    # -- storing lines ---------------------------------------------------------------------
 
-    async def commit_move(
+    async def _add_move(
         self,
-        session: Session,
+        lines: Lines,
         seat: int,
         move: Any,
         user_id: int | None,
         *,
         forced: bool = False,
         by_computer: bool = False,
-    ) -> Step:
-        """Apply ``move`` and store it (see :meth:`commit`)."""
-        game = session.game
-        notation = game.format_move(session.state, move)
-        if game.searches(session.state, move):  # a solitaire given up: its solver run off the loop
-            who = workers.Owner(session.row.guild_id, user_id=user_id, game_id=session.id)
-            state, events = await workers.run(
-                workers.apply_move, game, session.state, move, kind=workers.GIVE_UP, owner=who
+    ) -> None:
+        """Apply ``move`` to the position ``lines`` reach and add its line (see :meth:`_add`)."""
+        game, state = lines.probe.game, lines.probe.state
+        notation = game.format_move(state, move)
+        if game.searches(state, move):  # a solitaire given up: its solver run off the loop
+            who = workers.Owner(lines.probe.row.guild_id, user_id=user_id, game_id=lines.probe.id)
+            after, events = await workers.run(
+                workers.apply_move, game, state, move, kind=workers.GIVE_UP, owner=who
             )
         else:
-            state, events = game.apply(session.state, move)
-        return await self.commit(
-            session, seat, notation, user_id, state, events, forced=forced, by_computer=by_computer
-        )
+            after, events = game.apply(state, move)
+        self._add(lines, seat, notation, user_id, after, events, forced=forced, by_computer=by_computer)
 
-    async def commit(
+    def _add(
         self,
-        session: Session,
+        lines: Lines,
         seat: int,
         notation: str,
         user_id: int | None,
@@ -169,31 +173,43 @@ class Referee:
         *,
         forced: bool = False,
         by_computer: bool = False,
-    ) -> Step:
-        """Write one record line with its snapshot, clock and (if over) results; then adopt it.
-        Nothing in memory changes unless the write succeeded."""
-        before = session.state
-        line = RecordedMove(seat, notation)
-        probe = Session(
-            session.row, session.game, session.seats, state, session.header, [*session.lines, line]
-        )
-        outcome = session.game.outcome(state)
-        finish = self._finish(session, outcome) if outcome is not None else None
-        same_turn = before is not None and session.game.continues_turn(before, state)
-        probe.deadline, probe.reminder_at = session.deadline, session.reminder_at
+    ) -> None:
+        """Work out one record line: the position after it, its clock and (if over) the results.
+        Nothing is stored and the session does not change (:meth:`_store` does both)."""
+        probe = lines.probe
+        before = probe.state
+        probe.state = state
+        probe.lines.append(RecordedMove(seat, notation))
+        outcome = probe.game.outcome(state)
+        finish = self._finish(probe, outcome) if outcome is not None else None
+        same_turn = before is not None and probe.game.continues_turn(before, state)
         timeout = notation == TIMEOUT
         clock = Clock() if finish else self.clocks.next_clock(probe, same_turn=same_turn, force=timeout)
+        probe.deadline, probe.reminder_at = clock.deadline, clock.reminder_at
+        if finish is not None:
+            probe.row = replace(probe.row, status=Status.FINISHED)
+        lines.add(
+            Line(probe.ply, seat, notation, user_id),
+            Step(seat, notation, events, forced=forced, by_computer=by_computer, new_turn=not same_turn),
+            clock,
+            finish,
+        )
+
+    async def _store(self, session: Session, lines: Lines) -> tuple[Step, ...]:
+        """Store every line worked out in one transaction (one trip to the database, whatever
+        their number), then take them into memory; their steps. Nothing in memory changes
+        unless the write succeeded."""
+        if not lines.steps:
+            return ()
+        probe = lines.probe
         try:
-            await self.shared.storage.record_move(
+            await self.shared.storage.record_moves(
                 session.id,
-                ply=probe.ply,
-                seat=seat,
-                notation=notation,
-                user_id=user_id,
+                lines.lines,
                 snapshot=probe.snapshot(),
-                clock=clock,
+                clock=lines.clock,
                 now=self.shared.now(),
-                finish=finish,
+                finish=lines.finish,
             )
         except StaleMove:
             await self.restorer.reload(session)
@@ -201,37 +217,46 @@ class Referee:
                 "The game moved on while your move was being stored (someone else moved first); "
                 "look at the latest board and try again."
             ) from None
-        self._adopt(session, state, line, clock, finished=finish is not None)
-        return Step(seat, notation, events, forced=forced, by_computer=by_computer, new_turn=not same_turn)
-
-    def _adopt(
-        self, session: Session, state: Any, line: RecordedMove, clock: Clock, *, finished: bool
-    ) -> None:
-        """Take a stored line into memory: the state, the record, the clock or the end."""
-        session.state = state
-        session.lines.append(line)
+        session.state = probe.state
+        session.lines.extend(probe.lines[session.ply :])
         session._suggested = None
-        if finished:
+        if lines.finish is not None:
             session.row = replace(session.row, status=Status.FINISHED)
             self.clocks.disarm(session)
             self.shared.tables.drop(session)
         else:
-            self.clocks.set_clock(session, clock)
+            self.clocks.set_clock(session, lines.clock)
+        return tuple(lines.steps)
 
     async def play_forced(self, session: Session) -> tuple[Step, ...]:
-        """Play every forced turn of a person now (the lock is held): no ping, no clock for a
-        formality. Computers take their forced moves in their own turn."""
-        steps: list[Step] = []
-        for _ in range(MAX_COMPUTER_PLIES):
-            seat = session.seat_to_act()
-            if seat is None or seat.is_computer:
-                break
-            await self._gate.turn(carrying_on=True)
-            move = session.game.forced_move(session.state)
-            if move is None:
-                break
-            steps.append(await self.commit_move(session, seat.seat, move, None, forced=True))
-        return tuple(steps)
+        """Play every forced turn of a person now (the lock is held), stored together: no ping,
+        no clock for a formality. Computers take their forced moves in their own turn."""
+        lines = Lines(session)
+        await self._add_forced(lines)
+        return await self._store(session, lines)
+
+    async def _add_forced(self, lines: Lines, *, after_move: bool = False) -> None:
+        """Add the forced turns of people that follow the position ``lines`` reach, each
+        decided from the position the one before it left.
+
+        ``after_move``: the lines hold an action of someone's already (a move, a resignation, a
+        timeout), which must be stored whatever happens here: if working out a forced turn
+        fails, the failure is logged and the lines so far are stored without it (the turn is
+        still forced afterwards, and is played when the game is next resumed)."""
+        try:
+            for _ in range(MAX_COMPUTER_PLIES):
+                seat = lines.probe.seat_to_act()
+                if seat is None or seat.is_computer:
+                    break
+                await self._gate.turn(carrying_on=True)
+                move = lines.probe.game.forced_move(lines.probe.state)
+                if move is None:
+                    break
+                await self._add_move(lines, seat.seat, move, None, forced=True)
+        except Exception:
+            if not after_move:
+                raise
+            log.exception("game %s: a forced turn could not be worked out", lines.probe.id)
 
     def _finish(self, session: Session, outcome: Outcome) -> Finish:
         results = [
@@ -297,10 +322,10 @@ class Referee:
                     if steps:
                         break
                     raise errors.StaleAction("the position changed while the computer was thinking")
-                steps.append(
-                    await self.commit_move(session, seat.seat, move, None, forced=False, by_computer=True)
-                )
-                steps.extend(await self.play_forced(session))
+                lines = Lines(session)
+                await self._add_move(lines, seat.seat, move, None, by_computer=True)
+                await self._add_forced(lines, after_move=True)
+                steps.extend(await self._store(session, lines))
             if any(step.new_turn for step in steps):
                 break
         return self.moves_update(session, tuple(steps), None)
@@ -311,6 +336,36 @@ class Referee:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+
+
+class Lines:
+    """Record lines worked out from a session's position and not stored yet (a move and the
+    forced turns after it): each is decided from the position the one before it left, on
+    :attr:`probe`, a copy of the session; the session itself changes only once they are stored."""
+
+    def __init__(self, session: Session) -> None:
+        self.probe = Session(
+            session.row,
+            session.game,
+            session.seats,
+            session.state,
+            session.header,
+            list(session.lines),
+            deadline=session.deadline,
+            reminder_at=session.reminder_at,
+        )
+        self.lines: list[Line] = []
+        self.steps: list[Step] = []
+        self.clock = Clock(session.deadline, session.reminder_at)
+        """The clock after the last line."""
+        self.finish: Finish | None = None
+        """The end of the game, when the last line ends it."""
+
+    def add(self, line: Line, step: Step, clock: Clock, finish: Finish | None) -> None:
+        """One more line, with the clock and end it leaves."""
+        self.lines.append(line)
+        self.steps.append(step)
+        self.clock, self.finish = clock, finish
 
 
 async def _read_move(session: Session, text: str) -> Any:

@@ -238,6 +238,17 @@ class Finish:
 
 
 @dataclass(frozen=True)
+class Line:
+    """A record line to store (:meth:`bot.storage.Storage.record_moves`): its ply, who made it,
+    its notation, and the person who made it (None for computers, forced turns and the clock)."""
+
+    ply: int
+    seat: int
+    notation: str
+    user_id: int | None = None
+
+
+@dataclass(frozen=True)
 class Clock:
     """The turn clock of a game after a move."""
 

@@ -29,6 +29,7 @@ from bot.storage.rows import (
     GameRow,
     HistoryRow,
     LeaderRow,
+    Line,
     LogEntry,
     MoveRow,
     RematchExists,
@@ -53,8 +54,9 @@ FASTEST = "MIN(CASE WHEN r.won = 1 AND r.helped = 0 THEN g.finished_at - g.start
 """The quickest counted win of ``results r`` joined with its ``games g``, in seconds."""
 
 
-RECORD_MOVE_CALL = "SELECT tilehost_record_move(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-"""A move on PostgreSQL: one statement, its own transaction, one round trip."""
+RECORD_MOVES_CALL = "SELECT tilehost_record_moves(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+"""A move and the forced turns after it on PostgreSQL: one statement, its own transaction, one
+round trip (migration 0014)."""
 T = TypeVar("T")
 
 ROWS_AT_A_TIME = 500
@@ -66,6 +68,13 @@ RATING_ATTEMPTS = 8
 
 def _flag(value: bool) -> int:
     return 1 if value else 0
+
+
+def _lines_json(lines: Sequence[Line]) -> str:
+    """Record lines as ``tilehost_record_moves`` reads them (their plies follow the first)."""
+    return json.dumps(
+        [{"seat": line.seat, "notation": line.notation, "user_id": line.user_id} for line in lines]
+    )
 
 
 def _result_json(result: ResultRow) -> dict[str, Any]:
@@ -336,20 +345,47 @@ class Storage(TournamentStore, BetweenStore):
         now: float,
         finish: Finish | None = None,
     ) -> None:
-        """Store record line ``ply`` with the new snapshot and clock in one transaction (with
-        the results and ratings when ``finish`` ends the game), in one trip to the database:
-        on SQLite one call into the writer's thread, committed with the other moves waiting
-        then; on PostgreSQL one function call (and, for a rated game's last move, one read of
-        the players' ratings before it). Returns once the move is committed.
+        """Store record line ``ply`` (see :meth:`record_moves`, of which this is one line)."""
+        await self.record_moves(
+            game_id,
+            [Line(ply, seat, notation, user_id)],
+            snapshot=snapshot,
+            clock=clock,
+            now=now,
+            finish=finish,
+        )
 
-        Raises :class:`StaleMove` (nothing written) when the stored game is not at ``ply - 1``:
-        the conditional update waits for a competing transaction (another process's) and then
-        finds the ply it stored. That move fails alone: the moves committed with it are stored."""
+    async def record_moves(
+        self,
+        game_id: int,
+        lines: Sequence[Line],
+        *,
+        snapshot: dict[str, Any],
+        clock: Clock,
+        now: float,
+        finish: Finish | None = None,
+    ) -> None:
+        """Store consecutive record lines (a move and the forced turns after it) with the
+        snapshot and clock after the last, in one transaction (with the results and ratings
+        when ``finish`` ends the game), in one trip to the database: on SQLite one call into the
+        writer's thread, committed with the other writes waiting then; on PostgreSQL one
+        function call (and, for a rated game's last move, one read of the players' ratings
+        before it). Returns once the lines are committed.
+
+        Raises :class:`StaleMove` (nothing written) when the stored game is not at the ply
+        before the first line: the conditional update waits for a competing transaction
+        (another process's) and then finds the ply it stored. Those lines fail alone: the
+        writes committed with them are stored."""
+        if not lines:
+            raise ValueError("no record line to store")
+        first, last = lines[0].ply, lines[-1].ply
+        if [line.ply for line in lines] != list(range(first, last + 1)):
+            raise ValueError(f"record lines must follow each other: {[line.ply for line in lines]}")
         stored = json.dumps(snapshot)
         if isinstance(self.database, PostgresDatabase):
-            await self._record_move_postgres(
+            await self._record_moves_postgres(
                 self.database,
-                (game_id, ply, seat, notation, user_id, stored, clock.deadline, clock.reminder_at, now),
+                (game_id, first, _lines_json(lines), stored, clock.deadline, clock.reminder_at, now),
                 finish,
             )
             return
@@ -358,14 +394,14 @@ class Storage(TournamentStore, BetweenStore):
             changed = await tx.execute(
                 "UPDATE games SET ply = ?, snapshot = ?, deadline = ?, reminder_at = ?, updated_at = ? "
                 "WHERE id = ? AND ply = ? AND status = 'playing'",
-                (ply, stored, clock.deadline, clock.reminder_at, now, game_id, ply - 1),
+                (last, stored, clock.deadline, clock.reminder_at, now, game_id, first - 1),
             )
             if changed != 1:
-                raise StaleMove(f"game {game_id} is not at ply {ply - 1}")
-            await tx.execute(
+                raise StaleMove(f"game {game_id} is not at ply {first - 1}")
+            await tx.executemany(
                 "INSERT INTO moves (game_id, ply, seat, notation, user_id, created_at) "
                 "VALUES (?, ?, ?, ?, ?, ?)",
-                (game_id, ply, seat, notation, user_id, now),
+                [(game_id, line.ply, line.seat, line.notation, line.user_id, now) for line in lines],
             )
             if finish is not None:
                 await self._write_results(tx, game_id, finish, now)
@@ -374,13 +410,14 @@ class Storage(TournamentStore, BetweenStore):
 
         await self.database.run(body)
 
-    async def _record_move_postgres(
-        self, database: PostgresDatabase, move: tuple[Any, ...], finish: Finish | None
+    async def _record_moves_postgres(
+        self, database: PostgresDatabase, moves: tuple[Any, ...], finish: Finish | None
     ) -> None:
-        """A move through ``tilehost_record_move`` (migration 0009). A rated game's last move
-        reads the players' ratings first and sends the new ones with what it read; when another
+        """Lines through ``tilehost_record_moves`` (migration 0014; the last line through
+        0009's ``tilehost_record_move``, inside the same call). A rated game's last move reads
+        the players' ratings first and sends the new ones with what it read; when another
         process rated one of them meanwhile, the call changes nothing and is made again."""
-        game_id, ply = move[0], move[1]
+        game_id, first = moves[0], moves[1]
         outcome = results = None
         if finish is not None:
             outcome = json.dumps(finish.outcome)
@@ -390,13 +427,13 @@ class Storage(TournamentStore, BetweenStore):
             if finish is not None and finish.ratings is not None:
                 ratings = json.dumps(await self._new_ratings(finish.ratings))
             try:
-                answer = await database.call(RECORD_MOVE_CALL, (*move, outcome, results, ratings))
+                answer = await database.call(RECORD_MOVES_CALL, (*moves, outcome, results, ratings))
             except Conflict:
                 if ratings is None or attempt == RATING_ATTEMPTS - 1:
                     raise
                 continue
             if answer != "stored":
-                raise StaleMove(f"game {game_id} is not at ply {ply - 1}")
+                raise StaleMove(f"game {game_id} is not at ply {first - 1}")
             return
 
     async def _new_ratings(self, update: RatingUpdate) -> list[dict[str, Any]]:

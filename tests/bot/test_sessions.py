@@ -14,7 +14,7 @@ import pytest
 from bot import errors, workers
 from bot.sessions import SessionService, Status, Update, UpdateKind, restore
 from bot.sessions.session import restore_key
-from bot.storage import Storage
+from bot.storage import Clock, Storage
 from games import registry
 from games.errors import IllegalMoveError, InvalidMoveError
 from tests.bot.fakes import FakeTime
@@ -187,7 +187,7 @@ async def test_storage_failure_leaves_game_unchanged(
     async def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("disk full")
 
-    monkeypatch.setattr(svc.storage, "record_move", broken)
+    monkeypatch.setattr(svc.storage, "record_moves", broken)
     with pytest.raises(RuntimeError):
         await svc.play(session, user_to_act(svc, game_id), "draw")
     assert session.state is before and session.ply == 0
@@ -225,7 +225,7 @@ async def test_a_failed_write_at_the_deadline_is_tried_again(
     so the player to act cannot stall the game."""
     svc, time, _ = service
     game_id = await started(svc)
-    real = svc.storage.record_move
+    real = svc.storage.record_moves
     failures = [3]
 
     async def flaky(*args: object, **kwargs: object) -> None:
@@ -234,7 +234,7 @@ async def test_a_failed_write_at_the_deadline_is_tried_again(
             raise RuntimeError("database is locked")
         await real(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(svc.storage, "record_move", flaky)
+    monkeypatch.setattr(svc.storage, "record_moves", flaky)
     await time.settle()
     await time.advance(3600 + 1)
     row = await svc.storage.game(game_id)
@@ -403,3 +403,104 @@ async def test_a_burst_of_moves_lets_the_loop_turn_between_their_rules_work(
     moves = [index for index, entry in enumerate(order) if entry == "move"]
     assert len(moves) == 8
     assert all(later - earlier > 1 for earlier, later in itertools.pairwise(moves)), order
+
+
+def force_two_draws_after_a_draw(game: Any, monkeypatch: pytest.MonkeyPatch, deck: int) -> None:
+    """Tiny Tiles with forced turns: after a draw from a deck of ``deck`` tiles, the next two
+    seats must draw too (the deck's size says how many were drawn)."""
+
+    def forced(state: Any) -> Any:
+        if state.last_move == "draw" and deck - 3 < state.deck_size:
+            return game.parse_move(state, "draw")
+        return None
+
+    monkeypatch.setattr(game, "forced_move", forced)
+
+
+async def test_a_move_and_the_forced_turns_after_it_are_one_trip(
+    service: Service, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A person's move and the two forced turns it leads to are worked out first (each from the
+    position the one before left), then stored in one call (one commit on SQLite), then
+    announced in one update."""
+    svc, _, updates = service
+    game_id = await started(svc)
+    session = live(svc, game_id)
+    force_two_draws_after_a_draw(session.game, monkeypatch, session.state.deck_size)
+    trips: list[list[str]] = []
+    real = svc.storage.record_moves
+
+    async def counted(game: int, lines: Any, **kwargs: Any) -> None:
+        trips.append([line.notation for line in lines])
+        await real(game, lines, **kwargs)
+
+    monkeypatch.setattr(svc.storage, "record_moves", counted)
+    database = svc.storage.database
+    commits = getattr(database, "commits", None)
+    mover = user_to_act(svc, game_id)
+    update = await svc.play(session, mover, "draw")
+    assert trips == [["draw", "draw", "draw"]]
+    if commits is not None:
+        assert getattr(database, "commits", None) == commits + 1
+    assert [(step.line, step.forced) for step in update.steps] == [
+        ("draw", False),
+        ("draw", True),
+        ("draw", True),
+    ]
+    assert updates[-1] is update and session.ply == 3
+    stored = await svc.storage.moves(game_id)
+    assert [(m.ply, m.notation, m.user_id) for m in stored] == [
+        (1, "draw", mover),
+        (2, "draw", None),
+        (3, "draw", None),
+    ]
+    row = await svc.storage.game(game_id)
+    assert row is not None and row.ply == 3 and row.snapshot == session.snapshot()
+    assert row.deadline == session.deadline
+
+
+async def test_a_forced_turn_that_cannot_be_worked_out_never_loses_the_move(
+    service: Service, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """When working out a forced turn fails after a person's move, the move is still stored and
+    announced (the failure is logged; the forced turn is played when the game resumes)."""
+    svc, _, updates = service
+    game_id = await started(svc)
+    session = live(svc, game_id)
+    deck = session.state.deck_size
+    calls = [0]
+
+    def broken(state: Any) -> Any:
+        if state.last_move == "draw" and deck - 3 < state.deck_size:
+            calls[0] += 1
+            if calls[0] == 2:
+                raise RuntimeError("a bug in the rules")
+            return session.game.parse_move(state, "draw")
+        return None
+
+    monkeypatch.setattr(session.game, "forced_move", broken)
+    update = await svc.play(session, user_to_act(svc, game_id), "draw")
+    assert [step.line for step in update.steps] == ["draw", "draw"]
+    assert updates[-1] is update
+    assert [m.notation for m in await svc.storage.moves(game_id)] == ["draw", "draw"]
+
+
+async def test_a_stale_trip_stores_none_of_its_forced_turns(
+    service: Service, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another process moved the game on meanwhile: the move and its forced turns are refused
+    together and the game is read back as stored."""
+    svc, _, _ = service
+    game_id = await started(svc)
+    session = live(svc, game_id)
+    force_two_draws_after_a_draw(session.game, monkeypatch, session.state.deck_size)
+    mover = user_to_act(svc, game_id)
+    seat = session.to_act()
+    assert seat is not None
+    await svc.storage.record_move(  # as another bot process would
+        game_id, ply=1, seat=seat, notation="draw", user_id=mover, snapshot={}, clock=Clock(), now=0.0
+    )
+    with pytest.raises(errors.StaleAction):
+        await svc.play(session, mover, "draw")
+    assert [m.notation for m in await svc.storage.moves(game_id)] == ["draw"]
+    assert session.ply == 1 and session.lines[0].text == "draw", "read back as stored"

@@ -18,6 +18,7 @@ from bot.storage import (
     ActiveGameExists,
     Clock,
     Finish,
+    Line,
     ResultRow,
     SeatRow,
     StaleMove,
@@ -203,6 +204,50 @@ async def test_moves_and_the_stale_check(storage: Storage) -> None:
     assert [(m.ply, m.notation) for m in await storage.moves(game_id)] == [(1, "a"), (2, "d")]
     row = await storage.game(game_id)
     assert row is not None and row.ply == 2 and row.snapshot == {"ply": 1} and row.deadline == NOW + 10
+
+
+A_TRIP: dict[str, Any] = {"snapshot": {"ply": 9}, "clock": Clock(NOW + 20, NOW + 15), "now": NOW + 5}
+"""The snapshot, clock and time of a trip of several lines in the tests below."""
+
+
+async def test_a_move_and_its_forced_turns_are_one_trip(storage: Storage) -> None:
+    """Several consecutive lines are stored together, with the snapshot and clock of the last;
+    a trip that does not start where the game is stores none of its lines."""
+    game_id = await new_game(storage)
+    await storage.record_moves(game_id, [Line(1, 0, "a", 1), Line(2, 1, "pass"), Line(3, 0, "b")], **A_TRIP)
+    stored = [(m.ply, m.seat, m.notation, m.user_id, m.created_at) for m in await storage.moves(game_id)]
+    assert stored == [(1, 0, "a", 1, NOW + 5), (2, 1, "pass", None, NOW + 5), (3, 0, "b", None, NOW + 5)]
+    row = await storage.game(game_id)
+    assert row is not None and row.ply == 3 and row.snapshot == {"ply": 9}
+    assert (row.deadline, row.reminder_at) == (NOW + 20, NOW + 15)
+    for late in ([Line(3, 1, "c"), Line(4, 0, "d")], [Line(5, 1, "e"), Line(6, 0, "f")]):
+        with pytest.raises(StaleMove):
+            await storage.record_moves(game_id, late, **A_TRIP)
+    assert await storage.count_rows("moves", game_id) == 3, "a stale trip stores none of its lines"
+    with pytest.raises(ValueError):
+        await storage.record_moves(game_id, [Line(4, 0, "g"), Line(6, 1, "h")], **A_TRIP)
+    with pytest.raises(ValueError):
+        await storage.record_moves(game_id, [], **A_TRIP)
+    await storage.record_moves(game_id, [Line(4, 1, "i", 2)], **A_TRIP)
+    assert await storage.count_rows("moves", game_id) == 4
+
+
+async def test_a_trip_of_several_lines_can_end_the_game(storage: Storage) -> None:
+    """The last line of a trip ends the game: the results and ratings are stored with it."""
+    game_id = await new_game(storage)
+    rows = results([2, 1], [1, 2])
+    update = ratings.rating_update("tiny", GUILD, rows)
+    outcome = {"ranks": [2, 1], "scores": [r.score for r in rows], "reason": "done"}
+    lines = [Line(1, 0, "a", 1), Line(2, 1, "forced"), Line(3, 1, "end")]
+    await storage.record_moves(
+        game_id, lines, **{**A_TRIP, "clock": Clock()}, finish=Finish(outcome, rows, update)
+    )
+    row = await storage.game(game_id)
+    assert row is not None and row.status == "finished" and row.ply == 3 and row.deadline is None
+    assert await storage.count_rows("results", game_id) == 2
+    assert await storage.count_rows("moves", game_id) == 3
+    rated = await storage.database.fetch("SELECT user_id, rated_games FROM ratings WHERE scope_id = 0")
+    assert sorted(tuple(r) for r in rated) == [(1, 1), (2, 1)]
 
 
 async def test_racing_moves_from_two_connections(database_url: str) -> None:
@@ -596,14 +641,17 @@ async def test_a_move_is_one_statement_on_postgresql(
 
             monkeypatch.setattr(asyncpg.connection.Connection, name, counted)
         await record(storage, a_move(game_id, 1))
-        assert sent == ["SELECT tilehost_record_move($1,"]
+        assert sent == ["SELECT tilehost_record_moves($1,"]
         sent.clear()
         with pytest.raises(StaleMove):
             await record(storage, a_move(game_id, 1))
-        assert sent == ["SELECT tilehost_record_move($1,"]
+        assert sent == ["SELECT tilehost_record_moves($1,"]
         sent.clear()
-        await finish(storage, game_id, [1, 2], ply=2)
-        assert sent == ["SELECT scope_id,", "SELECT tilehost_record_move($1,"]
+        await storage.record_moves(game_id, [Line(2, 1, "x", 2), Line(3, 0, "forced")], **A_TRIP)
+        assert sent == ["SELECT tilehost_record_moves($1,"], "a move and its forced turns: one call"
+        sent.clear()
+        await finish(storage, game_id, [1, 2], ply=4)
+        assert sent == ["SELECT scope_id,", "SELECT tilehost_record_moves($1,"]
     finally:
         monkeypatch.undo()
         await storage.close()

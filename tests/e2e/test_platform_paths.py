@@ -455,7 +455,7 @@ async def test_unexpected_error_says_nothing_was_recorded(
     async def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("the disk is full")
 
-    monkeypatch.setattr(env.bot.storage, "record_move", broken)
+    monkeypatch.setattr(env.bot.storage, "record_moves", broken)
     said = private(await mover.slash(thread, "tiny draw"))
     assert "nothing was recorded" in said.content
     assert game_state(db_path, game_id)[1] == 0 and len(posts(thread)) == shown_before

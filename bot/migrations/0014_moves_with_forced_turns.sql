@@ -1,0 +1,5 @@
+-- A move and the forced turns after it in one trip to the database (issue 21). On SQLite nothing
+-- changes in the schema: Storage.record_moves hands the writer thread one transaction with every
+-- line, committed with the other writes waiting then. PostgreSQL gets a function that stores
+-- several lines in one round trip (postgresql/0014_moves_with_forced_turns.sql). The number
+-- exists in both dialects.
