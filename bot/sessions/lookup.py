@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from bot import errors
-from bot.sessions.session import Publish, Session
+from bot.sessions.session import Publish, Session, places
 from bot.status import Status
 from bot.storage import Storage
 from games import registry
@@ -14,18 +14,57 @@ from games import registry
 
 class Tables:
     """The live sessions by game id: added when a lobby opens or a game is restored, dropped
-    when it ends."""
+    when it ends; and by place (channel or thread), so that finding a command's game does not
+    look at every live game. A live session's new row that moves it to another thread or
+    channel refiles it (:attr:`Session.moved`)."""
 
     def __init__(self) -> None:
         self._sessions: dict[int, Session] = {}
+        self._places: dict[int, dict[int, Session]] = {}
+        """Channel or thread id -> the live sessions there, by game id."""
+        self._filed: dict[int, tuple[int, ...]] = {}
+        """Game id -> the places its session is filed under."""
 
     def add(self, session: Session) -> None:
         """Keep ``session`` live."""
+        old = self._sessions.get(session.id)
+        if old is not None and old is not session:
+            old.moved = None
         self._sessions[session.id] = session
+        session.moved = self._refile
+        self._unfile(session.id)
+        self._file(session)
 
     def drop(self, session: Session) -> None:
         """Forget ``session`` (it finished or was called off)."""
-        self._sessions.pop(session.id, None)
+        if self._sessions.get(session.id) is not session:
+            return
+        del self._sessions[session.id]
+        session.moved = None
+        self._unfile(session.id)
+
+    def _file(self, session: Session, keep: tuple[int, ...] = ()) -> None:
+        where = places(session.row)
+        self._filed[session.id] = where
+        for place in where:
+            if place not in keep:
+                self._places.setdefault(place, {})[session.id] = session
+
+    def _unfile(self, game_id: int, keep: tuple[int, ...] = ()) -> None:
+        for place in self._filed.pop(game_id, ()):
+            here = self._places.get(place)
+            if here is not None and place not in keep:
+                here.pop(game_id, None)
+                if not here:
+                    del self._places[place]
+
+    def _refile(self, session: Session) -> None:
+        """``session``'s row changed its places: file it where it is now (it keeps its rank in
+        the places it stays in)."""
+        if self._sessions.get(session.id) is session:
+            stays = tuple(set(self._filed.get(session.id, ())) & set(places(session.row)))
+            self._unfile(session.id, keep=stays)
+            self._file(session, keep=stays)
 
     def get(self, game_id: int) -> Session | None:
         """The live session with that id."""
@@ -37,12 +76,10 @@ class Tables:
 
     def in_channel(self, channel_id: int, games: Sequence[str] | None = None) -> list[Session]:
         """The live sessions of a channel or thread (of some games, or all)."""
-        return [
-            session
-            for session in self._sessions.values()
-            if channel_id in (session.row.channel_id, session.row.thread_id)
-            and (games is None or session.game.name in games)
-        ]
+        here = self._places.get(channel_id)
+        if not here:
+            return []
+        return [session for session in here.values() if games is None or session.game.name in games]
 
     def table(
         self, channel_id: int, games: Sequence[str], user_id: int, parent_id: int | None = None
@@ -57,7 +94,7 @@ class Tables:
         try:
             return self._table(channel_id, games, user_id)
         except errors.NoGameHere:
-            if parent_id is None or any(s.row.thread_id == channel_id for s in self._sessions.values()):
+            if parent_id is None or any(s.row.thread_id == channel_id for s in self.in_channel(channel_id)):
                 raise
             channel = self.in_channel(parent_id, games)
             lost = [s for s in channel if s.row.thread_id is None and s.row.lobby_message_id == channel_id]

@@ -45,6 +45,19 @@ class Session:
     _suggested: tuple[Any, int, list[tuple[str, str]]] | None = None
     _hinted: tuple[Any, ai.Decision] | None = None
     """The last hint, with the state it was made for (autocomplete leads with it)."""
+    moved: Callable[[Session], None] | None = field(default=None, repr=False, compare=False)
+    """Called when a new :attr:`row` puts the game in other places (another channel or thread):
+    the live tables' index by place (:class:`bot.sessions.lookup.Tables`) follows it."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name != "row":
+            object.__setattr__(self, name, value)
+            return
+        before: GameRow | None = self.__dict__.get("row")
+        object.__setattr__(self, name, value)
+        moved = self.__dict__.get("moved")
+        if moved is not None and before is not None and places(before) != places(value):
+            moved(self)
 
     @property
     def id(self) -> int:
@@ -150,6 +163,11 @@ class Session:
             deadline=self.deadline,
             reminder_at=self.reminder_at,
         )
+
+
+def places(row: GameRow) -> tuple[int, ...]:
+    """Where commands may name a game: its channel, and its thread if it has one."""
+    return (row.channel_id,) if row.thread_id is None else (row.channel_id, row.thread_id)
 
 
 @dataclass(frozen=True)

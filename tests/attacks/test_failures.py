@@ -140,14 +140,20 @@ async def write_pragma(env: Any, pragma: str) -> None:
 def disk_full_on_moves(env: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """SQLite's own "database or disk is full" when a move line is written, after the game's row
     was already updated in the same transaction (so a half-stored move would show)."""
-    execute = engines._SqliteExecutor.execute
+    execute, executemany = engines._SqliteExecutor.execute, engines._SqliteExecutor.executemany
 
     async def full(self: Any, sql: str, params: Any = ()) -> int:
         if sql.startswith("INSERT INTO moves"):
             raise sqlite3.OperationalError("database or disk is full")
         return await execute(self, sql, params)
 
+    async def full_many(self: Any, sql: str, rows: Any) -> None:
+        if sql.startswith("INSERT INTO moves"):
+            raise sqlite3.OperationalError("database or disk is full")
+        await executemany(self, sql, rows)
+
     monkeypatch.setattr(engines._SqliteExecutor, "execute", full)
+    monkeypatch.setattr(engines._SqliteExecutor, "executemany", full_many)
 
 
 @pytest.mark.parametrize("trouble", ["read-only", "full"])
