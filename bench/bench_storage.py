@@ -11,11 +11,11 @@ that is stored before it returns. Figures: moves per second over all processes, 
 time of a move (``Storage.record_moves``: waiting for the connection, then the transaction with
 the move's row and the forced turns' after it, snapshot and clock) at the median and the 99th
 percentile. With one game at a time that is the bare commit; with several, it includes the
-wait for the writer (SQLite: one writer thread per process, which commits the moves waiting together, WAL, ``synchronous =
-FULL``: a commit waits for the disk) or the pool (PostgreSQL: one call per move). PostgreSQL
-runs as configured (a commit waits for its WAL to reach the disk) and with
-``synchronous_commit=off`` set in the URL (a crash may lose the last fraction of a second of
-commits, never corrupts).
+wait for the writer (SQLite: one writer thread per process, which commits the moves waiting
+together, WAL, ``synchronous = FULL``: a commit waits for the disk) or the pool (PostgreSQL:
+one call per move). PostgreSQL runs as configured (a commit waits for its WAL to reach the
+disk) and with ``synchronous_commit=off`` set in the URL (a crash may lose the last fraction
+of a second of commits, never corrupts).
 """
 
 from __future__ import annotations
