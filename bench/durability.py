@@ -22,8 +22,9 @@ after :data:`HANG_SECONDS`.
 
 ``--group-commit``: the same kill and check at the storage layer, where the moves of many games
 are committed together: a child stores moves for ``--channels`` games at once (every game moving
-all the time, so that the writer nearly always holds a group), logging each move once
-``record_move`` returned; the parent kills it while it commits and checks every logged move.
+all the time, so that the writer nearly always holds a group; a move with one or two forced turns
+after it every other time, in one trip), logging each line once ``record_moves`` returned; the
+parent kills it while it commits and checks every logged move.
 """
 
 from __future__ import annotations
@@ -106,7 +107,7 @@ async def play_until_killed(db_path: str, acks_path: str, status_path: str, chan
 
 async def commit_until_killed(db_path: str, acks_path: str, status_path: str, games: int) -> None:
     """Store moves for ``games`` games at once, forever; log each one the storage acknowledged."""
-    from bot.storage import Clock, SeatRow, Storage
+    from bot.storage import Clock, Line, SeatRow, Storage
 
     storage = await Storage.open(db_path)
     stored = {row.id: row.ply for row in await storage.active_games()}
@@ -130,19 +131,14 @@ async def commit_until_killed(db_path: str, acks_path: str, status_path: str, ga
     async def keep_moving(game_id: int) -> None:
         ply = stored[game_id]
         while True:
-            ply += 1
-            notation = f"move-{ply}"
-            await storage.record_move(
-                game_id,
-                ply=ply,
-                seat=0,
-                notation=notation,
-                user_id=1,
-                snapshot={"ply": ply},
-                clock=Clock(),
-                now=time.time(),
-            )
-            acks.write(f"{game_id} {ply} {notation}\n")  # after the commit returned: acknowledged
+            # a move, and every other time one or two forced turns after it: one trip
+            lines = [
+                Line(ply + 1 + n, 0, f"move-{ply + 1 + n}", 1 if n == 0 else None) for n in range(1 + ply % 3)
+            ]
+            ply = lines[-1].ply
+            await storage.record_moves(game_id, lines, snapshot={"ply": ply}, clock=Clock(), now=time.time())
+            for line in lines:  # after the commit returned: acknowledged
+                acks.write(f"{game_id} {line.ply} {line.notation}\n")
             acks.flush()
 
     async def report() -> None:
