@@ -132,13 +132,17 @@ class BotSide:
         self.tasks: set[asyncio.Task[None]] = set()
 
     async def start(self) -> None:
-        from bench.probes import JobClock, LagProbe, StoreTimer
+        from bench.probes import JobClock, LagProbe, StoreTimer, WriterTrace
         from bot import workers
         from bot.sessions import SessionService
         from bot.storage import Storage
         from bot.ui.table import TableAnnouncer
 
         self.lag, self.store, self.jobs = LagProbe(), StoreTimer(), JobClock()
+        trace = os.environ.get("TILEHOST_BENCH_TRACE")
+        self.writes = WriterTrace(trace) if trace else None
+        if self.writes is not None:
+            self.writes.install()
         await asyncio.to_thread(workers.warm)
         self.lag.start()  # after the imports and the workers' start: from opening the database on
         self.store.install()
@@ -246,6 +250,8 @@ class BotSide:
                 profile.enable()
                 profile.tilehost_started = True
         loading = sum(1 for session in self.service.sessions() if session.loading is not None)
+        if self.writes is not None:
+            self.writes.flush()
         self.hub.emit(
             "stats",
             id=command["id"],
@@ -689,6 +695,13 @@ def main() -> int:
     parser.add_argument("--socket", required=True)
     args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING)
+    trace = os.environ.get("TILEHOST_BENCH_TRACE")
+    if trace:
+        trace_slow_callbacks(trace)
+    from bot import looping
+
+    switch = os.environ.get("TILEHOST_BENCH_SWITCH")  # the bot's own, or another to compare
+    looping.share_the_interpreter(float(switch) if switch else looping.SWITCH_INTERVAL)
     profile = os.environ.get("TILEHOST_BENCH_PROFILE")
     if not profile:
         asyncio.run(serve(args.db, args.socket))
@@ -696,6 +709,41 @@ def main() -> int:
     with profiled(profile):
         asyncio.run(serve(args.db, args.socket))
     return 0
+
+
+def _where(task: asyncio.Task[Any]) -> str:
+    """A task's coroutine and where it waits now (the innermost coroutine it awaits)."""
+    coro: Any = task.get_coro()
+    names = [getattr(coro, "__qualname__", "?")]
+    while (inner := getattr(coro, "cr_await", None)) is not None and hasattr(inner, "cr_await"):
+        coro = inner
+    if coro is not task.get_coro():
+        names.append(getattr(coro, "__qualname__", "?"))
+    return ">".join(names)
+
+
+SLOW_CALLBACK = 0.01
+"""A turn of the event loop's callback this long (seconds) is traced (``TILEHOST_BENCH_TRACE``)."""
+
+
+def trace_slow_callbacks(path: str) -> None:
+    """Append a ``slow started seconds callback`` line to ``path`` for every callback of the
+    event loop that ran :data:`SLOW_CALLBACK` or longer: what holds the loop."""
+    run = asyncio.events.Handle._run
+    out = Path(path).open("a", encoding="utf-8")  # noqa: SIM115 (open while the process lives)
+
+    def timed(handle: asyncio.events.Handle) -> None:
+        started = time.perf_counter()
+        run(handle)
+        took = time.perf_counter() - started
+        if took >= SLOW_CALLBACK:
+            callback = getattr(handle, "_callback", None)
+            task = getattr(callback, "__self__", None)
+            name = _where(task) if isinstance(task, asyncio.Task) else repr(callback)
+            out.write(f"slow {started:.4f} {took:.4f} {name.replace(' ', '_')[:120]}\n")
+            out.flush()
+
+    asyncio.events.Handle._run = timed  # type: ignore[method-assign]
 
 
 @contextlib.contextmanager

@@ -177,6 +177,53 @@ class StoreTimer:
             Storage.record_moves = self._original  # type: ignore[method-assign]
 
 
+class WriterTrace:
+    """Where a SQLite write's time goes, with ``TILEHOST_BENCH_TRACE`` set: each write's
+    ``write submitted picked committed resumed group_size thread_cpu`` line (picked: its group
+    began in the writer's thread; committed: its group's COMMIT returned; resumed: its awaiter
+    ran again on the event loop; the group's CPU time in the writer's thread)."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.lines: list[str] = []
+
+    def install(self) -> None:
+        from bot.storage import threads
+
+        lines = self.lines
+        commit_group = threads.SqliteWriter._commit_group
+
+        def timed_group(writer: Any, connection: Any, group: list[Any]) -> None:
+            picked, cpu = time.perf_counter(), time.thread_time()
+            commit_group(writer, connection, group)
+            committed, cpu = time.perf_counter(), time.thread_time() - cpu
+            for job in group:
+                job.bench_times = (picked, committed, len(group), cpu)
+
+        async def submit(writer: Any, work: Callable[[Any], Any]) -> Any:
+            writer._check_open()
+            job = threads._Job(work, writer.loop, writer.loop.create_future())
+            submitted = time.perf_counter()
+            writer.jobs.put(job)
+            try:
+                return await job.future
+            finally:
+                picked, committed, size, cpu = getattr(job, "bench_times", (0.0, 0.0, 0, 0.0))
+                lines.append(
+                    f"write {submitted:.4f} {picked:.4f} {committed:.4f} {time.perf_counter():.4f} "
+                    f"{size} {cpu:.4f}\n"
+                )
+
+        threads.SqliteWriter._commit_group = timed_group  # type: ignore[method-assign]
+        threads.SqliteWriter.submit = submit  # type: ignore[method-assign,assignment]
+
+    def flush(self) -> None:
+        if self.lines:
+            with Path(self.path).open("a", encoding="utf-8") as out:
+                out.writelines(self.lines)
+            self.lines.clear()
+
+
 class JobClock:
     """Each worker job's own time and its wait: ``workers.run`` wrapped while installed."""
 

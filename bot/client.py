@@ -18,7 +18,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import workers
+from bot import looping, workers
 from bot.limits import Limits
 from bot.sessions import SessionService
 from bot.settings import Settings
@@ -304,6 +304,7 @@ def create_bot(settings: Settings, **kwargs: object) -> TilehostBot:
     """Build the bot (the SimCord tests build it the same way): sharded when the settings
     say so (see :attr:`Settings.sharded`)."""
     kind = ShardedTilehostBot if settings.sharded else TilehostBot
+    looping.share_the_interpreter()
     return kind(settings, **kwargs)  # type: ignore[arg-type]
 
 

@@ -15,6 +15,7 @@ new work: a command's later steps never queue behind every command that arrived 
 from __future__ import annotations
 
 import asyncio
+import sys
 from collections import deque
 
 
@@ -64,3 +65,18 @@ class StepGate:
                     future.set_result(None)
                     return
         self._open = True
+
+
+SWITCH_INTERVAL = 0.001
+"""How long (seconds) the thread holding the interpreter runs before it must hand it to another
+thread that waits for it (Python's default is 0.005). The bot's SQLite writer, its readers and
+the lanes' dispatcher are threads beside the event loop: each statement the writer runs gives
+the interpreter up and takes it back, and while the loop works through a burst each taking-back
+waited up to the whole interval; a group of moves then took tens of milliseconds of waiting for
+a few milliseconds of work (measured: see docs/notes/load2.md)."""
+
+
+def share_the_interpreter(interval: float = SWITCH_INTERVAL) -> None:
+    """Make the threads beside the event loop wait less for the interpreter (process-wide: the
+    bot's process calls it once as it starts)."""
+    sys.setswitchinterval(interval)

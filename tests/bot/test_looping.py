@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import sys
+from typing import Any
 
 import pytest
 
+from bot import looping
 from bot.looping import StepGate
 
 
@@ -108,3 +111,14 @@ async def test_a_step_carrying_on_goes_before_new_steps() -> None:
     later = [asyncio.ensure_future(step(f"forced {index}", carrying_on=True)) for index in range(2)]
     await asyncio.gather(first, *news, *later)
     assert order == ["first", "new 0", "forced 0", "forced 1", "new 1", "new 2"]
+
+
+def test_the_bot_makes_the_threads_beside_its_loop_wait_less_for_the_interpreter(
+    monkeypatch: pytest.MonkeyPatch, make_bot: Any
+) -> None:
+    """Building the bot sets the interpreter's switch interval to the bot's (the writer thread's
+    statements then wait at most that long for the interpreter while the loop works)."""
+    intervals: list[float] = []
+    monkeypatch.setattr(sys, "setswitchinterval", intervals.append)
+    make_bot()
+    assert intervals == [looping.SWITCH_INTERVAL] and looping.SWITCH_INTERVAL < 0.005
