@@ -373,6 +373,8 @@ class Driver:
         """Boards and answers that never came (see :meth:`until`)."""
         self.boards_shown: list[float] = []
         """When each board was posted or edited (a person's move's or a computer's)."""
+        self.cpu_from = 0.0
+        """The bot process's CPU seconds when the figures started (:meth:`forget`)."""
 
     # -- the bot process ----------------------------------------------------------------------
 
@@ -556,6 +558,14 @@ class Driver:
         """Start the figures afresh: forget the commands sent so far and the boards shown."""
         self.sent.clear()
         self.boards_shown.clear()
+        self.cpu_from = self.bot_cpu()
+
+    def bot_cpu(self) -> float:
+        """The CPU seconds the bot process (every thread of it, not its workers) used so far."""
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            fields = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()
+            return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        return float("nan")
 
 
 @contextlib.asynccontextmanager

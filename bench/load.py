@@ -253,6 +253,11 @@ async def collect(driver: direct.Driver, figures: Figures, kinds: tuple[str, ...
     ]
     figures.boards = [each.board - each.at for each in sent if each.board is not None]
     figures.boards_shown = len(driver.boards_shown)
+    cpu = driver.bot_cpu() - driver.cpu_from
+    figures.extra["bot CPU"] = (
+        f"{cpu:.1f} s in the bot process (its loop and threads, not its workers), "
+        f"{cpu * 1000 / max(len(sent), 1):.1f} ms a command"
+    )
     trace = os.environ.get("TILEHOST_BENCH_TRACE")
     if trace:  # each command: "command channel sent ack recorded board" (the jobs' lines beside)
         with Path(trace).open("a", encoding="utf-8") as out:  # noqa: ASYNC230 (after the run)
