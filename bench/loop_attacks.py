@@ -7,8 +7,9 @@ uses nothing of the bot but its public surface).
 - ``flood``: three members each send 12 ``/triominos hint`` at once at their own tables (their
   whole allowance) while, at a fourth table, a player asks autocomplete for their move and plays
   it: the autocomplete's and the board's latency (from the moment all the commands are sent).
-- ``giveup``: ``/puzzominos solo`` on a drawn 12x10 target (the solver's slow case), then
-  ``/puzzominos giveup``.
+- ``giveup``: ``/puzzominos solo`` on a drawn 12x10 target (the solver's slow case: its target
+  check runs to its budget and the target is refused), then ``/puzzominos solo target:10x12``
+  (the two-set named target) and ``/puzzominos giveup`` (a solution searched from the table).
 - ``import``: ``/tileup import`` of a whole computer game's record (read, replayed, drawn).
 
 For each: the command's wall time and the event loop's lag while it ran (a thread asks the loop
@@ -142,7 +143,7 @@ async def together(env: Any) -> AsyncIterator[None]:
 def report(name: str, dog: Watchdog, start: float, end: float, extra: str = "") -> None:
     lags = dog.lags(start, end)
     print(
-        f"{name:<8} {end - start:>8.1f} s   loop lag p50 {percentile(lags, 0.5) * 1000:>6.1f} ms  "
+        f"{name:<12} {end - start:>8.1f} s   loop lag p50 {percentile(lags, 0.5) * 1000:>6.1f} ms  "
         f"p99 {percentile(lags, 0.99) * 1000:>7.1f} ms  max {max(lags, default=0) * 1000:>8.1f} ms"
         f"   {extra}  (load {os.getloadavg()[0]:.2f})",
         flush=True,
@@ -218,13 +219,20 @@ async def flood(env: Any, bot: Any, channels: list[Any], people: list[list[Any]]
 async def giveup(env: Any, bot: Any, channels: list[Any], people: list[list[Any]], dog: Watchdog) -> None:
     member = people[0][1]
     start = real_now()
-    await member.slash(channels[0], "puzzominos solo", shape=PATHOLOGICAL)
+    refused = await member.slash(channels[0], "puzzominos solo", shape=PATHOLOGICAL)
+    checked = real_now()
+    await member.slash(channels[0], "puzzominos solo", target="10x12")
     middle = real_now()
     answer = await member.slash(channels[0], "puzzominos giveup")
     end = real_now()
-    text = str((answer.followups[-1] if answer.followups else answer.response).content)[:60]
-    report("solo", dog, start, middle)
-    report("giveup", dog, middle, end, repr(text))
+    report("solo (drawn)", dog, start, checked, repr(last_words(refused)))
+    report("solo 10x12", dog, checked, middle)
+    report("giveup", dog, middle, end, repr(last_words(answer)))
+
+
+def last_words(answer: Any) -> str:
+    """The start of the bot's last answer to a command."""
+    return str((answer.followups[-1] if answer.followups else answer.response).content)[:60]
 
 
 async def import_record(
