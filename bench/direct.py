@@ -257,6 +257,7 @@ class BotSide:
             id=command["id"],
             lags=self.lag.take(),
             store=self.store.take(),
+            trips=self.store.take_trips(),
             jobs=self.jobs.take(),
             loading=loading,
             live=len(self.service.sessions()),

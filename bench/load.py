@@ -275,6 +275,12 @@ async def collect(driver: direct.Driver, figures: Figures, kinds: tuple[str, ...
         figures.extra["people only"] = f"command -> board at the tables without a computer: {spread(alone)}"
     stats = await driver.stats()
     figures.lags, figures.store = stats["lags"], stats["store"]
+    trips = stats.get("trips", [])
+    if trips:
+        figures.extra["store a trip"] = (
+            f"{spread(trips)}: a move with the forced turns after it is one trip, "
+            f"{len(figures.store) / len(trips):.2f} lines a trip"
+        )
     figures.jobs = {name: (pair[0], pair[1]) for name, pair in stats["jobs"].items()}
     reasons = sorted({each.refused for each in sent if each.refused})
     if reasons:

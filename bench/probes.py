@@ -152,11 +152,13 @@ class StoreTimer:
 
     def __init__(self) -> None:
         self.times: list[float] = []
+        self.trips: list[float] = []
+        """The same times once a trip (a command's move with its forced turns, a computer's)."""
         self._original: Callable[..., Any] | None = None
 
     def install(self) -> None:
         original = self._original = Storage.record_moves
-        times = self.times
+        times, trips = self.times, self.trips
 
         async def timed(storage: Storage, game_id: int, lines: Sequence[Any], **kwargs: Any) -> None:
             started = time.perf_counter()
@@ -164,12 +166,18 @@ class StoreTimer:
                 await original(storage, game_id, lines, **kwargs)
             finally:
                 times.extend([time.perf_counter() - started] * len(lines))
+                trips.append(times[-1])
 
         Storage.record_moves = timed  # type: ignore[method-assign]
 
     def take(self) -> list[float]:
         taken = list(self.times)
         self.times.clear()
+        return taken
+
+    def take_trips(self) -> list[float]:
+        taken = list(self.trips)
+        self.trips.clear()
         return taken
 
     def uninstall(self) -> None:
