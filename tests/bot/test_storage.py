@@ -561,6 +561,38 @@ async def test_moves_waiting_together_share_one_commit_and_a_stale_one_fails_alo
         await storage.close()
 
 
+async def test_a_group_takes_a_savepoint_for_each_job_only_when_one_of_them_fails(tmp_path: Path) -> None:
+    """A group whose jobs all succeed runs their statements under one savepoint for the group
+    (each statement costs a trip through the interpreter's lock); when one raises, the group
+    runs again with a savepoint for each job, and the others are still committed together."""
+    storage = await Storage.open(str(tmp_path / "savepoints.db"))
+    try:
+        games = [await new_game(storage, channel_id=200 + index) for index in range(4)]
+        database = storage.database
+        assert isinstance(database, engines.SqliteDatabase)
+        statements: list[str] = []
+        await database.on_writer(lambda connection: connection.set_trace_callback(statements.append))
+        writer = database._writer
+        outcomes = await queued_behind_the_writer(
+            storage, [record(storage, a_move(game_id, 1)) for game_id in games]
+        )
+        assert outcomes == [None] * 4 and writer.reruns == 0
+        assert [s.split()[0] for s in statements if s.split()[0] in ("SAVEPOINT", "RELEASE")] == ["SAVEPOINT"]
+        statements.clear()
+        moves = [a_move(game_id, 2) for game_id in games[:2]] + [a_move(games[2], 1, "stale")]
+        moves.append(a_move(games[3], 2))
+        outcomes = await queued_behind_the_writer(storage, [record(storage, move) for move in moves])
+        assert outcomes[:2] == [None, None] and isinstance(outcomes[2], StaleMove) and outcomes[3] is None
+        assert writer.reruns == 1
+        assert statements.count("SAVEPOINT job") == 4, "one for each job in the rerun"
+        for game_id in (games[0], games[1], games[3]):
+            assert [m.ply for m in await storage.moves(game_id)] == [1, 2]
+        assert [m.notation for m in await storage.moves(games[2])] == ["m"]
+        await database.on_writer(lambda connection: connection.set_trace_callback(None))
+    finally:
+        await storage.close()
+
+
 async def test_a_failing_last_move_in_a_group_changes_nothing_of_its_own(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
