@@ -178,13 +178,18 @@ class Referee:
         Nothing is stored and the session does not change (:meth:`_store` does both)."""
         probe = lines.probe
         before = probe.state
-        probe.state = state
-        probe.lines.append(RecordedMove(seat, notation))
         outcome = probe.game.outcome(state)
         finish = self._finish(probe, outcome) if outcome is not None else None
         same_turn = before is not None and probe.game.continues_turn(before, state)
-        timeout = notation == TIMEOUT
-        clock = Clock() if finish else self.clocks.next_clock(probe, same_turn=same_turn, force=timeout)
+        probe.state = state
+        probe.lines.append(RecordedMove(seat, notation))
+        try:
+            timeout = notation == TIMEOUT
+            clock = Clock() if finish else self.clocks.next_clock(probe, same_turn=same_turn, force=timeout)
+        except BaseException:  # the probe stays at the last line worked out
+            probe.state = before
+            probe.lines.pop()
+            raise
         probe.deadline, probe.reminder_at = clock.deadline, clock.reminder_at
         if finish is not None:
             probe.row = replace(probe.row, status=Status.FINISHED)
