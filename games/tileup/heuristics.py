@@ -408,7 +408,7 @@ def _plans(
 def plans(state: State, seat: int, most_missing: int = 0, count: int | None = None) -> list[Plan]:
     """Every plan for ``seat``'s cards with at most ``most_missing`` tiles lacking, best first
     (the first ``count`` only, when given). Remembered for the last few boards, hands and
-    cards: a search's playouts and its move ordering ask about the same ones again."""
+    cards: the same ones come back many times within one search."""
     held = tuple(sorted(state.tiles[seat] or ()))
     return list(_plans(state.board, held, scorable_cards(state, seat), most_missing, count))
 
