@@ -110,3 +110,15 @@ def test_every_setting_is_documented() -> None:
     for name in sorted(SETTING_NAMES):
         assert f"| `{name}` |" in hosting, f"docs/hosting.md's settings table lists {name}"
         assert re.search(rf"^#? ?{name}=", example, re.MULTILINE), f".env.example lists {name}"
+
+
+def test_the_readme_states_each_games_hard_budget() -> None:
+    """Issue 27: the levels' budgets are stated in the README, and they are the code's."""
+    from games import registry
+
+    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    titles = "Geominos|Tri-Ominos|Geronimos|Puzz-Ominos|Tile Up!"
+    stated = {title: int(playouts) for playouts, title in re.findall(rf"(\d+) in ({titles})", readme)}
+    for name in ("geominos", "triominos", "geronimos", "puzzominos", "tileup"):
+        game = registry.get(name)
+        assert stated.get(game.title) == game.search_profile.playouts, (game.title, stated)

@@ -68,6 +68,8 @@ class SearchProfile:
     ``playouts``: how many playouts a ``hard`` decision makes by default (sized so that a
     decision takes at most about 2 s on a 2-core machine; see :mod:`games.ai.budget`).
     ``min_worlds``: worlds every candidate plays before any is dropped.
+    ``per_candidate``: when set, the fewest playouts each racing candidate should get: a small
+    budget races fewer of the best ordered moves (at least two) instead of spreading thin.
     ``playout``, ``order``, ``stop`` and ``expert`` are the game's own policy, move ordering,
     playout end and expert (see :data:`Playout`, :data:`Order`, :data:`Stop`, :data:`Expert`);
     ``simulator`` replaces the protocol-driven playouts with the game's own fast ones (see
@@ -79,6 +81,7 @@ class SearchProfile:
     candidates: int = 8
     playouts: int = 200
     min_worlds: int = 3
+    per_candidate: int | None = None
     horizon: int = 12
     scale: float = 10.0
     confidence: float = 2.0

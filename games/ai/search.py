@@ -383,7 +383,7 @@ class WorldSearch:
     def run(self, candidates: list[Candidate]) -> list[Candidate]:
         """Weigh the candidates within the budget; returns every candidate that played, best
         first."""
-        width = max(1, min(self.profile.candidates, self.deadline.limit))
+        width = max(1, min(self.profile.candidates, self.deadline.limit, self.affordable()))
         if self.exact:
             self.widen(candidates, width)
         else:
@@ -395,6 +395,14 @@ class WorldSearch:
         best = self.settle(self.leader([c for c in played if len(c.values) == most]), played)
         rest = sorted((c for c in played if c is not best), key=lambda c: (-len(c.values), -c.mean(), c.rank))
         return [best, *rest]
+
+    def affordable(self) -> int:
+        """How many candidates the budget can weigh with the profile's ``per_candidate``
+        playouts each (at least two; no limit without ``per_candidate``)."""
+        per_candidate = self.profile.per_candidate
+        if per_candidate is None or self.exact:
+            return self.deadline.limit
+        return max(2, self.deadline.limit // per_candidate)
 
     def widen(self, candidates: list[Candidate], width: int) -> None:
         """Games without hidden information or chance: one playout per candidate says all, so

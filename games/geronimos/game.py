@@ -71,8 +71,10 @@ class Geronimos(Game[State, Move]):
     notation_help: ClassVar[str] = NOTATION_HELP
     phrases: ClassVar[Mapping[str, str]] = PHRASES
     search_profile: ClassVar[SearchProfile] = SearchProfile(
-        playouts=400,
+        playouts=600,
         min_worlds=6,
+        per_candidate=20,
+        switch=1.0,
         horizon=200,
         scale=60.0,
         playout=lambda game, state, rng: heuristic.playout_move(state, rng, game.legal_moves(state)),

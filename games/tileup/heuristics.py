@@ -309,30 +309,108 @@ def site_candidates(shape: str, own: int, allowed: int) -> int:
     return found
 
 
-def plans(state: State, seat: int, most_missing: int = 0) -> list[Plan]:
-    """Every plan for ``seat``'s cards with at most ``most_missing`` tiles lacking, best first."""
-    board = state.board
-    held = state.tiles[seat] or ()
+@lru_cache(maxsize=64)
+def _height_layers(board: tuple[Stack, ...]) -> tuple[int, ...]:
+    """Per height ``h`` from 1, the squares holding at least ``h`` tiles (bit masks)."""
+    layers: list[int] = []
+    for square, stack in enumerate(board):
+        for level in range(len(stack)):
+            if level == len(layers):
+                layers.append(0)
+            layers[level] |= 1 << square
+    return tuple(layers)
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A site that passes every check of :func:`plans` but the tiles lacking: the card
+    (``number``), its ``colour``, the site's ``squares``, the hand's ``numbers`` of that colour,
+    and the ``value`` its plan will have (known before the plan is made: the plan lays or lacks
+    one tile on every square not showing the colour)."""
+
+    value: float
+    number: int
+    colour: str
+    squares: tuple[int, ...]
+    numbers: tuple[int, ...]
+
+    def plan(self, board: tuple[Stack, ...]) -> Plan | None:
+        """The site's plan (:func:`site_plan`)."""
+        return site_plan(board, self.number, self.colour, self.squares, list(self.numbers))
+
+
+def _candidates(
+    board: tuple[Stack, ...], held: tuple[str, ...], cards: tuple[str, ...], most_missing: int
+) -> list[Candidate]:
+    """Every site of every card's shape whose plan :func:`plans` could keep: reached, nothing of
+    the colour around it, something to lay, not too many tiles to lay, and worth something."""
     colours, reach = _board_masks(board)
-    found: list[Plan] = []
-    for number, card in enumerate(scorable_cards(state, seat), start=1):
-        colour = card_colour(card)
+    layers = _height_layers(board)
+    found: list[Candidate] = []
+    for number, card in enumerate(cards, start=1):
+        colour, shape = card_colour(card), card_shape(card)
         own = colours[colour]
-        numbers = sorted(int(tile[1]) for tile in held if tile[0] == colour)
+        numbers = tuple(sorted(int(tile[1]) for tile in held if tile[0] == colour))
         allowed = len(numbers) + most_missing
-        sites = shape_sites(card_shape(card))
-        candidates = site_candidates(card_shape(card), own, allowed)
+        sites = shape_sites(shape)
+        candidates = site_candidates(shape, own, allowed)
         while candidates:
             lowest = candidates & -candidates
             candidates ^= lowest
             squares, mask, around = sites[lowest.bit_length() - 1]
-            if around & own or not mask & reach or (mask & ~own).bit_count() > allowed:
+            laid = (mask & ~own).bit_count()
+            if around & own or not mask & reach or not laid or laid > allowed:
                 continue
-            plan = site_plan(board, number, colour, squares, numbers)
-            if plan is not None and plan.missing <= most_missing and plan.value > 0:
-                found.append(plan)
-    found.sort(key=lambda plan: (-plan.value, plan.missing, plan.card, plan.squares))
+            # The plan's points are the site's tiles and one more per square laid on.
+            points = sum((mask & layer).bit_count() for layer in layers) + laid
+            value = points - TILE_COST * laid
+            if value > 0:
+                found.append(Candidate(value, number, colour, squares, numbers))
     return found
+
+
+def _kept(board: tuple[Stack, ...], candidate: Candidate, most_missing: int) -> Plan | None:
+    """The candidate's plan, when it lacks at most ``most_missing`` tiles."""
+    plan = candidate.plan(board)
+    return plan if plan is not None and plan.missing <= most_missing else None
+
+
+def _best_first(plan: Plan) -> tuple[float, int, int, tuple[int, ...]]:
+    """The order of plans: the most valuable first, then the fewest tiles lacking."""
+    return (-plan.value, plan.missing, plan.card, plan.squares)
+
+
+@lru_cache(maxsize=256)
+def _plans(
+    board: tuple[Stack, ...],
+    held: tuple[str, ...],
+    cards: tuple[str, ...],
+    most_missing: int,
+    count: int | None,
+) -> tuple[Plan, ...]:
+    """The first ``count`` (all when None) plans for the cards ``cards`` and the hand ``held``
+    (sorted), best first. Plans are made in falling order of value, a whole value at a time,
+    until ``count`` are kept: the others cannot come before them."""
+    candidates = sorted(_candidates(board, held, cards, most_missing), key=lambda candidate: -candidate.value)
+    found: list[Plan] = []
+    index = 0
+    while index < len(candidates) and (count is None or len(found) < count):
+        value = candidates[index].value
+        while index < len(candidates) and candidates[index].value == value:
+            plan = _kept(board, candidates[index], most_missing)
+            if plan is not None:
+                found.append(plan)
+            index += 1
+    found.sort(key=_best_first)
+    return tuple(found if count is None else found[:count])
+
+
+def plans(state: State, seat: int, most_missing: int = 0, count: int | None = None) -> list[Plan]:
+    """Every plan for ``seat``'s cards with at most ``most_missing`` tiles lacking, best first
+    (the first ``count`` only, when given). Remembered for the last few boards, hands and
+    cards: the same ones come back many times within one search."""
+    held = tuple(sorted(state.tiles[seat] or ()))
+    return list(_plans(state.board, held, scorable_cards(state, seat), most_missing, count))
 
 
 def closing_value(state: State, seat: int) -> float:
@@ -401,7 +479,7 @@ def _leads_by(state: State, seat: int, margin: int) -> bool:
 def _spare_tiles(state: State, seat: int) -> list[str]:
     """The tiles no near plan needs (every tile when there is no plan), highest first."""
     held = list(state.tiles[seat] or ())
-    wanted = {plan.colour for plan in plans(state, seat, most_missing=2)[:3]}
+    wanted = {plan.colour for plan in plans(state, seat, most_missing=2, count=3)}
     spare = [tile for tile in held if tile[0] not in wanted] or held
     return sorted(spare, key=lambda tile: -int(tile[1]))
 

@@ -232,6 +232,28 @@ def test_a_switch_keeps_the_first_choice_without_evidence() -> None:
     assert search(0.0).settle(close, [first, close]) is close
 
 
+def test_a_small_budget_races_fewer_candidates() -> None:
+    """With ``per_candidate``, a budget too small to give every candidate that many playouts
+    races only the best ordered few (at least two); a big budget races them all."""
+    game = registry.get("geronimos")
+    state = next(s for s in decisions_along(game, seed=4, count=12) if len(game.legal_moves(s)) >= 4)
+    seat = game.to_act(state)
+    view = game.view(state, seat)
+
+    def affordable(playouts: int, per_candidate: int | None) -> int:
+        profile = dataclasses.replace(ai.profile_of(game), per_candidate=per_candidate)
+        deadline = Budget(playouts=playouts, seconds=None).start(0)
+        return WorldSearch(game, view, seat, random.Random(1), profile, deadline).affordable()
+
+    assert affordable(60, 20) == 3
+    assert affordable(16, 20) == 2
+    assert affordable(600, 20) == 30
+    assert affordable(60, None) == 60
+    small = dataclasses.replace(ai.profile_of(game), per_candidate=8)
+    decision = SearchPlayer(1, SMALL, small).decide(game, state)
+    assert 1 <= sum(1 for choice in decision.choices if choice.visits) <= 2
+
+
 def test_a_hint_is_for_the_seat_to_act() -> None:
     game = registry.get("geronimos")
     state = decisions_along(game, seed=4, count=1)[0]

@@ -137,3 +137,21 @@ def test_plans_skip_no_site_that_could_hold_one(seed: int) -> None:
             geo.region(state.board, s) for s in firsts
         ]
         state, _ = GAME.apply(state, h.plan_move(state))
+
+
+@pytest.mark.parametrize(("players", "seed"), [(2, 31), (3, 58)])
+def test_the_first_plans_are_those_of_every_site(players: int, seed: int) -> None:
+    """The first ``count`` plans, made in falling order of value (and remembered), are the
+    first of all the plans made site by site, every few moves of games the planning players
+    play to their end (late boards: tall stacks, many plans of equal value)."""
+    state = GAME.new(players, GAME.Options(), seed=seed)
+    moves = 0
+    while GAME.to_act(state) is not None:
+        if moves % 7 == 0:
+            seat = state.to_act
+            for most_missing in (0, 2):
+                every = plans_by_every_site(state, seat, most_missing)
+                assert h.plans(state, seat, most_missing) == every
+                assert h.plans(state, seat, most_missing, count=3) == every[:3]
+        state, _ = GAME.apply(state, h.plan_move(state))
+        moves += 1
