@@ -437,7 +437,7 @@ def plan_move(state: State) -> Move:
         return max(scores, key=lambda move: (_score_points(state, move), -move.card))
     if state.step == Step.DREW:
         return Move(MoveKind.END)
-    ready = plans(state, seat)
+    ready = plans(state, seat, count=1)
     if ready:
         tile, square = ready[0].placements[0]
         return Move(MoveKind.PLACE, tile, square)

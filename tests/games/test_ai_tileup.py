@@ -153,5 +153,6 @@ def test_the_first_plans_are_those_of_every_site(players: int, seed: int) -> Non
                 every = plans_by_every_site(state, seat, most_missing)
                 assert h.plans(state, seat, most_missing) == every
                 assert h.plans(state, seat, most_missing, count=3) == every[:3]
+                assert h.plans(state, seat, most_missing, count=1) == every[:1]  # plan_move's
         state, _ = GAME.apply(state, h.plan_move(state))
         moves += 1
