@@ -45,7 +45,7 @@ sys.path.insert(0, str(ROOT))
 
 from games.ai import Budget, player_for  # noqa: E402
 from games.ai.profile import profile_of  # noqa: E402
-from games.ai.search import SearchPlayer  # noqa: E402
+from games.ai.search import SearchPlayer, mean  # noqa: E402
 from games.geronimos import heuristic  # noqa: E402
 from games.registry import get  # noqa: E402
 
@@ -65,11 +65,6 @@ def played_out(
         for series, move in zip(results, moves, strict=True):
             series.append(run(move, random.Random(dice)).value)
     return results
-
-
-def mean(values: Sequence[float]) -> float:
-    """The mean of ``values``."""
-    return sum(values) / len(values)
 
 
 def best_advantage(

@@ -2,27 +2,12 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-from types import ModuleType
-
 import pytest
 
-BENCH = Path(__file__).resolve().parents[2] / "bench" / "geronimos_ceiling.py"
-
-
-def ceiling() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("geronimos_ceiling", BENCH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["geronimos_ceiling"] = module
-    spec.loader.exec_module(module)
-    return module
+from bench import geronimos_ceiling as bench
 
 
 def test_a_ceiling_game_sums_each_seats_best_advantage(monkeypatch: pytest.MonkeyPatch) -> None:
-    bench = ceiling()
     monkeypatch.setattr(bench, "SCREEN", 2)
     monkeypatch.setattr(bench, "WORLDS", 4)
     monkeypatch.setattr(bench, "KEEP", 2)
@@ -35,7 +20,6 @@ def test_a_ceiling_game_sums_each_seats_best_advantage(monkeypatch: pytest.Monke
 
 
 def test_the_advantage_summary_reads_a_results_file() -> None:
-    bench = ceiling()
     lines = [
         {"index": 0, "seed": 5, "seat": 0, "score": 1.0, "advantage": 0.2, "decisions": 3, "differing": 1},
         {"index": 1, "seed": 5, "seat": 1, "score": 0.0, "advantage": 0.0, "decisions": 2, "differing": 0},
