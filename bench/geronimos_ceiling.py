@@ -16,8 +16,9 @@ Two modes, both writing one JSON line per game to ``--out`` (appending) and a su
 played out in 100 worlds, the 5 best and ``normal``'s move again in 600 fresh ones. Per seat and
 game it sums, over the decisions, the best move's advantage: ``cv`` picks the move on one half of
 the 600 worlds and measures it on the other (unbiased for the picked move), ``upper`` takes the
-best mean over all 600 (biased upwards). What a one-step search over ``normal``'s playouts could
-add at most, on ``normal``'s own games.
+best mean over all 600 (biased upwards); each decision is kept too, with ``normal``'s move and
+the best. What a one-step search over ``normal``'s playouts could add at most, on ``normal``'s own
+games.
 
 ``advantage``: ``hard`` (the game's default playouts, no time cap) against ``normal``, seats
 alternating; wherever ``hard``'s move differs from what ``normal`` would play, both are played out
@@ -33,7 +34,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import random
 import sys
 from collections.abc import Sequence
@@ -45,7 +45,7 @@ sys.path.insert(0, str(ROOT))
 
 from games.ai import Budget, player_for  # noqa: E402
 from games.ai.profile import profile_of  # noqa: E402
-from games.ai.search import SearchPlayer, mean  # noqa: E402
+from games.ai.search import SearchPlayer, mean, standard_error  # noqa: E402
 from games.geronimos import heuristic  # noqa: E402
 from games.registry import get  # noqa: E402
 
@@ -92,11 +92,13 @@ def best_advantage(
 
 
 def ceiling_game(seed: int) -> dict[str, Any]:
-    """One ``normal`` against ``normal`` game with every decision's best advantage."""
+    """One ``normal`` against ``normal`` game: per seat the sums of the best advantage, and every
+    decision measured (its seat, how many moves, ``normal``'s move, the best one, ``cv``, ``upper``)."""
     state = GAME.new(2, GAME.Options(), seed=seed)
     normals = [player_for("normal", seed * 31 + seat) for seat in range(2)]
     rng = random.Random(seed * 7 + 1)
     sums = [{"cv": 0.0, "upper": 0.0, "decisions": 0} for _ in range(2)]
+    measured: list[dict[str, Any]] = []
     while (seat := GAME.to_act(state)) is not None:
         moves = list(GAME.legal_moves(state))
         chosen = normals[seat].choose(GAME, state)
@@ -105,8 +107,9 @@ def ceiling_game(seed: int) -> dict[str, Any]:
             sums[seat]["cv"] += found["cv"]
             sums[seat]["upper"] += found["upper"]
             sums[seat]["decisions"] += 1
+            measured.append({"seat": seat, **found})
         state, _ = GAME.apply(state, chosen)
-    return {"seed": seed, "winners": list(GAME.outcome(state).winners), "seats": sums}
+    return {"seed": seed, "winners": list(GAME.outcome(state).winners), "seats": sums, "decisions": measured}
 
 
 def advantage_game(base_seed: int, index: int) -> dict[str, Any]:
@@ -147,9 +150,7 @@ def advantage_game(base_seed: int, index: int) -> dict[str, Any]:
 
 def interval(values: Sequence[float]) -> tuple[float, float]:
     """The mean and its 95 % half-width (normal approximation)."""
-    centre = mean(values)
-    spread = math.sqrt(sum((v - centre) ** 2 for v in values) / max(1, len(values) - 1))
-    return centre, 1.96 * spread / math.sqrt(len(values))
+    return mean(values), 1.96 * (standard_error(values) or 0.0)
 
 
 def summary(lines: list[dict[str, Any]]) -> str:
