@@ -164,7 +164,7 @@ class ProtocolPlayouts:
                 move = policy(game, state, rng)
             else:
                 move = greedy_playout_move(game, state, rng, profile.epsilon, profile.sample, self.late)
-            after, _ = game.apply(state, move)
+            after, _ = game.play_unchecked(state, move)
             if line is not None:
                 points = game.scores(after)[mover] - game.scores(state)[mover]
                 line.append(Step(mover, game.format_move(state, move), points))

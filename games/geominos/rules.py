@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from games.core import Event, EventKind, Events, Outcome, counted, rank_by_scores, seeded_rng
+from games.core import Event, EventKind, Events, Outcome, counted, evolve, rank_by_scores, seeded_rng
 from games.errors import InvalidOptionsError, quote
 from games.geominos.board import ASSESSED, SIZE, center_origin
 from games.geominos.state import (
@@ -119,7 +119,7 @@ def start_game(state: State, game_index: int, starter: int) -> tuple[State, Even
     dealt = len(cards) if mode == "all" else (HAND_SIZE * len(order) if mode == "five" else 0)
     for index in range(min(dealt, len(cards))):
         hands[order[index % len(order)]].append(cards[index])
-    fresh = replace(
+    fresh = evolve(
         state,
         game_index=game_index,
         starter=order[0],
@@ -291,7 +291,7 @@ def move_cost(move: Move) -> int:
 
 def _add_points(state: State, seat: int, points: int) -> State:
     bump = [points if index == seat else 0 for index in range(state.players)]
-    return replace(
+    return evolve(
         state,
         points=tuple(a + b for a, b in zip(state.points, bump, strict=True)),
         totals=tuple(a + b for a, b in zip(state.totals, bump, strict=True)),
@@ -300,7 +300,7 @@ def _add_points(state: State, seat: int, points: int) -> State:
 
 def _with_hand(state: State, seat: int, hand: tuple[str, ...]) -> State:
     hands = tuple(hand if index == seat else held for index, held in enumerate(state.hands))
-    return replace(state, hands=hands)
+    return evolve(state, hands=hands)
 
 
 def all_placed(state: State) -> bool:
@@ -313,7 +313,7 @@ def all_placed(state: State) -> bool:
 def _draw_one(state: State, seat: int) -> tuple[State, Event]:
     """The top card's tile goes to ``seat``'s hand."""
     drawn = state.deck[0]
-    after = replace(_with_hand(state, seat, (*state.hands[seat], drawn)), deck=state.deck[1:])
+    after = evolve(_with_hand(state, seat, (*state.hands[seat], drawn)), deck=state.deck[1:])
     return after, Event(EventKind.DRAW, seat=seat, reason="drew", count=1, subject=drawn)
 
 
@@ -326,7 +326,7 @@ def _pass_over(state: State, seat: int) -> tuple[State, list[Event]]:
         penalty = Event(EventKind.SCORE, seat=seat, points=NO_PLACEMENT_PENALTY, reason="no_fit")
         return state, [penalty, Event(EventKind.PASS, seat=seat, reason="passed")]
     tile = hand[0]
-    state = replace(_with_hand(state, seat, ()), aside=(*state.aside, tile))
+    state = evolve(_with_hand(state, seat, ()), aside=(*state.aside, tile))
     return state, [
         Event(EventKind.SCORE, seat=seat, points=NO_PLACEMENT_PENALTY, reason="drawn_no_fit", subject=tile),
         Event(EventKind.DISCARD, seat=seat, reason="set_aside", subject=tile),
@@ -355,7 +355,7 @@ def next_turn(state: State, first: int, events: Events) -> tuple[State, Events]:
             log.append(drew)
         hand = state.hands[seat]
         if hand and can_place(state, hand):
-            return replace(state, turn=seat, penalized=False), tuple(log)
+            return evolve(state, turn=seat, penalized=False), tuple(log)
         if hand:
             state, passed = _pass_over(state, seat)
             log.extend(passed)
@@ -378,13 +378,13 @@ def _game_summary(state: State, reason: str) -> list[Event]:
 def end_game(state: State, reason: str, events: Events) -> tuple[State, Events]:
     """End the current game (``reason``: :data:`ALL_PLACED` or :data:`BLOCKED`): start the next
     game of a match, or finish."""
-    done = replace(state, past_games=(*state.past_games, state.points), turn=None, penalized=False)
+    done = evolve(state, past_games=(*state.past_games, state.points), turn=None, penalized=False)
     log = [*events, *(_game_summary(state, reason) if state.games > 1 else ())]
     playing = seat_order(state.players, 0, state.forfeited)
     if state.game_index + 1 < state.games and len(playing) >= 2:
         following, more = start_game(done, state.game_index + 1, (state.starter + 1) % state.players)
         return following, (*log, *more)
-    finished = replace(done, finished=True, reason=reason, reason_seat=None)
+    finished = evolve(done, finished=True, reason=reason, reason_seat=None)
     return finished, (*log, Event(EventKind.GAME_END, reason=reason))
 
 
@@ -396,7 +396,7 @@ def apply_move(state: State, move: Move) -> tuple[State, Events]:
     hand = list(state.hands[seat])
     hand.remove(move.tile)
     placed = Placed(move.tile, move.side, move.rotation, move.row, move.col, seat, cost)
-    after = replace(
+    after = evolve(
         _with_hand(state, seat, tuple(hand)),
         board=(*state.board, placed),
         last=len(state.board),
@@ -415,7 +415,7 @@ def apply_move(state: State, move: Move) -> tuple[State, Events]:
 def resign(state: State, seat: int, reason: str = "resigned") -> tuple[State, Events]:
     """``seat`` (still playing, game not over) forfeits: it ranks last and its tiles leave
     play; the others play on if two or more are left. ``reason`` is the forfeit's phrase code."""
-    after = replace(
+    after = evolve(
         _with_hand(state, seat, ()),
         forfeited=state.forfeited | {seat},
         aside=(*state.aside, *state.hands[seat]),
@@ -425,7 +425,7 @@ def resign(state: State, seat: int, reason: str = "resigned") -> tuple[State, Ev
     playing = seat_order(after.players, 0, after.forfeited)
     if len(playing) < 2:
         left = playing[0] if playing else None
-        finished = replace(
+        finished = evolve(
             after,
             turn=None,
             finished=True,
@@ -436,7 +436,7 @@ def resign(state: State, seat: int, reason: str = "resigned") -> tuple[State, Ev
         )
         return finished, (*events, Event(EventKind.GAME_END, seat=left, reason=LAST_STANDING))
     if state.turn == seat:
-        return next_turn(replace(after, turn=None), (seat + 1) % state.players, events)
+        return next_turn(evolve(after, turn=None), (seat + 1) % state.players, events)
     if all_placed(after):
         return end_game(after, ALL_PLACED, events)
     return after, events
@@ -448,7 +448,7 @@ def on_timeout(state: State) -> tuple[State, Events]:
     assert seat is not None
     if state.penalized:
         return resign(state, seat, "forfeit_timeout")
-    after = replace(_add_points(state, seat, TIME_PENALTY), penalized=True, plies=state.plies + 1)
+    after = evolve(_add_points(state, seat, TIME_PENALTY), penalized=True, plies=state.plies + 1)
     reason = f"time_penalty_{state.options.clock}"
     return after, (Event(EventKind.TIMEOUT, seat=seat, points=TIME_PENALTY, reason=reason),)
 
@@ -467,7 +467,7 @@ def outcome(state: State) -> Outcome | None:
 def view(state: State) -> State:
     """What every seat sees (hands are public): the deck's order, the unseen cards, the decks
     of a deal and the seed hidden."""
-    return replace(
+    return evolve(
         state,
         deck=(HIDDEN,) * len(state.deck),
         unseen=(HIDDEN,) * len(state.unseen),
@@ -485,7 +485,7 @@ def determinize(seen: State, rng: random.Random) -> State:
     missing = [tile for tile in TILE_NAMES if tile not in known]
     rng.shuffle(missing)
     size = len(seen.deck)
-    return replace(
+    return evolve(
         seen,
         deck=tuple(missing[:size]),
         unseen=tuple(missing[size:]),

@@ -15,13 +15,12 @@ import math
 import random
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
 from games.ai.profile import Result, Run, SearchProfile
 from games.ai.search import logistic
-from games.core import Game
+from games.core import Game, evolve
 from games.geronimos import rules
 from games.geronimos.cards import DOT_INDEX, LEADER, SIDES, unlaid
 from games.geronimos.hexgrid import Cell, distance, full_rings, neighbours
@@ -86,7 +85,7 @@ def draw_value(state: State) -> float:
         return 0.0
     total = 0.0
     for card, copies in sorted(Counter(bag).items()):  # sorted: the same sum for any bag order
-        drawn = replace(state, drawn=card, bonus_card=True, bonus_left=state.bonus_left - 1)
+        drawn = evolve(state, drawn=card, bonus_card=True, bonus_left=state.bonus_left - 1)
         moves = legal_moves(drawn)
         if moves != (DISCARD,):
             total += copies * max(placement_gain(drawn, move) for move in moves)

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 from typing import Any
 
-from games.core import Event, EventKind, Events, seeded_rng
+from games.core import Event, EventKind, Events, evolve, seeded_rng
 from games.errors import InvalidOptionsError, quote
 from games.geronimos.cards import (
     ALL_CARDS,
@@ -328,12 +327,12 @@ def with_piece(board: Board, cell: Cell, piece: Piece) -> Board:
 def apply_move(state: State, move: Move) -> tuple[State, Events]:
     """Play ``move`` (legal) for the seat to act, then draw what comes next."""
     events: list[Event] = []
-    counted = replace(state, plies=state.plies + 1)
+    counted = evolve(state, plies=state.plies + 1)
     if move.kind is MoveKind.BONUS:
         return draw_bonus(counted, state.turn, events)
     if move.kind is MoveKind.STOP:
         events.append(Event(EventKind.PASS, seat=state.turn, count=state.bonus_left, reason="bonus_declined"))
-        return next_turn(replace(counted, bonus_left=0), state.turn, events)
+        return next_turn(evolve(counted, bonus_left=0), state.turn, events)
     if move.kind is MoveKind.DISCARD:
         return after_card(discard(counted, events), state.turn, events)
     return place(counted, move, events)
@@ -345,7 +344,7 @@ def discard(state: State, events: list[Event]) -> State:
     kept = list(state.discards)
     kept[seat] = (*kept[seat], state.drawn)
     events.append(Event(EventKind.DISCARD, seat=seat, subject=state.drawn, reason="discard"))
-    return replace(state, discards=(kept[0], kept[1]), drawn="", bonus_card=False)
+    return evolve(state, discards=(kept[0], kept[1]), drawn="", bonus_card=False)
 
 
 def place(state: State, move: Move, events: list[Event]) -> tuple[State, Events]:
@@ -359,7 +358,7 @@ def place(state: State, move: Move, events: list[Event]) -> tuple[State, Events]
     events.extend(score_events(seat, covered))
     if earned:
         events.append(Event(EventKind.BONUS, seat=seat, count=earned, subject=str(matches), reason="bonus"))
-    after = replace(
+    after = evolve(
         state,
         board=with_piece(state.board, move.cell, piece),
         drawn="",
@@ -393,10 +392,10 @@ def after_card(state: State, seat: int, events: list[Event]) -> tuple[State, Eve
     if state.bonus_left and state.bags[seat]:
         if state.options.bonus == "compulsory":
             return draw_bonus(state, seat, events)
-        return replace(state, turn=seat, drawn="", bonus_card=False), tuple(events)
+        return evolve(state, turn=seat, drawn="", bonus_card=False), tuple(events)
     if state.bonus_left:
         events.append(Event(EventKind.INFO, seat=seat, count=state.bonus_left, reason="bonus_bag_empty"))
-    return next_turn(replace(state, bonus_left=0), seat, events)
+    return next_turn(evolve(state, bonus_left=0), seat, events)
 
 
 def draw_bonus(state: State, seat: int, events: list[Event]) -> tuple[State, Events]:
@@ -404,7 +403,7 @@ def draw_bonus(state: State, seat: int, events: list[Event]) -> tuple[State, Eve
     bags = list(state.bags)
     card, bags[seat] = bags[seat][0], bags[seat][1:]
     events.append(Event(EventKind.DRAW, seat=seat, count=1, subject=card, reason="bonus_draw"))
-    after = replace(
+    after = evolve(
         state,
         bags=(bags[0], bags[1]),
         turn=seat,
@@ -425,11 +424,11 @@ def next_turn(state: State, seat: int, events: list[Event]) -> tuple[State, Even
             if player == seat:
                 events.append(Event(EventKind.INFO, seat=1 - seat, other=seat, reason="bag_empty"))
             events.append(Event(EventKind.DRAW, seat=player, count=1, subject=card, reason="draw"))
-            after = replace(
+            after = evolve(
                 state, bags=(bags[0], bags[1]), turn=player, drawn=card, bonus_left=0, bonus_card=False
             )
             return after, tuple(events)
-    return finish_bags_empty(replace(state, bonus_left=0), events)
+    return finish_bags_empty(evolve(state, bonus_left=0), events)
 
 
 # -- the end ----------------------------------------------------------------------------------
@@ -437,7 +436,7 @@ def next_turn(state: State, seat: int, events: list[Event]) -> tuple[State, Even
 
 def ended(state: State, **changes: Any) -> State:
     """``state`` as a finished game."""
-    return replace(state, finished=True, drawn="", bonus_left=0, bonus_card=False, **changes)
+    return evolve(state, finished=True, drawn="", bonus_left=0, bonus_card=False, **changes)
 
 
 def finish_surround(state: State, winner: int, cell: Cell, events: list[Event]) -> tuple[State, Events]:
@@ -493,11 +492,11 @@ def outcome_ranks(state: State) -> tuple[int, int]:
 
 def view(state: State) -> State:
     """What anyone may see: everything but the order of the bags (shown sorted) and the seed."""
-    return replace(state, seed=0, bags=(tuple(sorted(state.bags[0])), tuple(sorted(state.bags[1]))))
+    return evolve(state, seed=0, bags=(tuple(sorted(state.bags[0])), tuple(sorted(state.bags[1]))))
 
 
 def determinize(seen: State, rng: random.Random) -> State:
     """A whole state with the same view: each bag in an order drawn from ``rng`` (its cards are
     public), and a fresh seed."""
     blue, red = (tuple(rng.sample(bag, len(bag))) for bag in seen.bags)
-    return replace(seen, bags=(blue, red), seed=rng.getrandbits(62))
+    return evolve(seen, bags=(blue, red), seed=rng.getrandbits(62))

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from typing import Any, ClassVar
 
 from games.ai.profile import SearchProfile
-from games.core import Events, Game, Outcome, Seat, counted, with_note
+from games.core import Events, Game, Outcome, Seat, counted, evolve, with_note
 from games.puzzominos import notation, rules
 from games.puzzominos.state import SET_SIZE, Move, MoveKind, Placement, State
 from games.puzzominos.state import Options as PuzzOptions
@@ -166,10 +165,10 @@ def position(
         placement = Placement(
             seat, place.piece, place.orientation, place.x, place.y, turn, 0, state.colour(seat)
         )
-        state = replace(
+        state = evolve(
             state,
             placements=(*state.placements, placement),
             squares=(squares[0], squares[1]),
             occupied=state.occupied | set(cells),
         )
-    return replace(state, to_act=to_act, turn=len(pieces) + 1)
+    return evolve(state, to_act=to_act, turn=len(pieces) + 1)

@@ -15,10 +15,9 @@ Turn rules this project fixed where the rules leave room:
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import replace
 from typing import Any
 
-from games.core import Event, EventKind, Events, Outcome, Seat, seeded_rng
+from games.core import Event, EventKind, Events, Outcome, Seat, evolve, seeded_rng
 from games.errors import InvalidOptionsError, quote
 from games.puzzominos.board import frontier, iter_placements, placed_cells
 from games.puzzominos.pieces import FREE_TURN_PIECES, Cell, distinct_orientations
@@ -141,7 +140,7 @@ def place(state: State, seat: Seat, move: Move) -> tuple[State, Events]:
     placement = Placement(
         seat, move.piece, move.orientation, move.x, move.y, state.turn, result.total, state.colour(seat)
     )
-    after = replace(
+    after = evolve(
         state,
         placements=(*state.placements, placement),
         squares=(squares[0], squares[1]),
@@ -154,7 +153,7 @@ def place(state: State, seat: Seat, move: Move) -> tuple[State, Events]:
     if not state.second_piece and move.piece in FREE_TURN_PIECES:
         if can_place(after, seat):
             events.append(Event(EventKind.BONUS, seat=seat, reason="free_turn"))
-            return replace(after, second_piece=True), tuple(events)
+            return evolve(after, second_piece=True), tuple(events)
         events.append(Event(EventKind.PASS, seat=seat, reason="free_turn_no_room"))
     return next_turn(after, seat, events)
 
@@ -190,19 +189,19 @@ def next_turn(state: State, seat: Seat, events: list[Event]) -> tuple[State, Eve
         if candidate in stuck:
             continue
         if can_place(state, candidate):
-            after = replace(
+            after = evolve(
                 state, to_act=candidate, turn=state.turn + 1, second_piece=False, stuck=frozenset(stuck)
             )
             return after, tuple(events)
         stuck.add(candidate)
         events.append(Event(EventKind.PASS, seat=candidate, reason="stuck"))
     events.append(Event(EventKind.GAME_END, reason="nobody_can_place"))
-    return finish(replace(state, stuck=frozenset(stuck)), "nobody_can_place", None, events)
+    return finish(evolve(state, stuck=frozenset(stuck)), "nobody_can_place", None, events)
 
 
 def finish(state: State, reason: str, seat: Seat | None, events: list[Event]) -> tuple[State, Events]:
     """End the game for ``reason`` (said of ``seat``), with each seat's final score."""
-    after = replace(state, to_act=None, second_piece=False, end_reason=reason, end_seat=seat)
+    after = evolve(state, to_act=None, second_piece=False, end_reason=reason, end_seat=seat)
     for player in (after.red, 1 - after.red):
         score = after.scores[player]
         events.append(
@@ -221,7 +220,7 @@ def resign(state: State, seat: Seat, timeout: bool = False) -> tuple[State, Even
     """``seat`` resigns (or ran out of time): the game ends and the other wins."""
     reason = "timeout" if timeout else "resigned"
     events = [Event(EventKind.TIMEOUT if timeout else EventKind.FORFEIT, seat=seat, reason=reason)]
-    return finish(replace(state, forfeited=state.forfeited | {seat}), reason, seat, events)
+    return finish(evolve(state, forfeited=state.forfeited | {seat}), reason, seat, events)
 
 
 def outcome(state: State) -> Outcome | None:

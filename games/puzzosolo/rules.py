@@ -7,10 +7,10 @@ Every search here has a node limit, never a time limit: a give-up replays to the
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
 
-from games.core import Event, EventKind, Events, Outcome
+from games.core import Event, EventKind, Events, Outcome, evolve
 from games.errors import InvalidOptionsError
 from games.puzzominos import solver
 from games.puzzominos.board import Place
@@ -118,7 +118,7 @@ def place(state: State, where: Place, hinted: bool) -> tuple[State, Events]:
     """Put a piece on the target; the game is solved when the target is full."""
     mask = mask_of(state.target, where)
     assert mask is not None
-    after = replace(
+    after = evolve(
         state,
         placed=(*state.placed, Placed(where, hinted)),
         covered=state.covered | mask,
@@ -127,7 +127,7 @@ def place(state: State, where: Place, hinted: bool) -> tuple[State, Events]:
     reason = "placed_on_hint" if hinted else "placed"
     events = [Event(EventKind.PLAY, seat=0, reason=reason, count=after.empty_squares)]
     if after.empty_squares == 0:
-        after = replace(after, status=SoloStatus.SOLVED)
+        after = evolve(after, status=SoloStatus.SOLVED)
         solved = "target_solved_with_hints" if after.hints else "target_solved"
         events.append(
             Event(EventKind.GAME_END, seat=0, reason=solved, count=after.hints, subject=after.target.name)
@@ -140,7 +140,7 @@ def undo(state: State) -> tuple[State, Events]:
     last = state.placed[-1]
     mask = mask_of(state.target, last.place)
     assert mask is not None
-    after = replace(state, placed=state.placed[:-1], covered=state.covered & ~mask, undos=state.undos + 1)
+    after = evolve(state, placed=state.placed[:-1], covered=state.covered & ~mask, undos=state.undos + 1)
     return after, (Event(EventKind.INFO, seat=0, reason="took_back", subject=format_place(last.place)),)
 
 
@@ -149,7 +149,7 @@ def give_up(state: State) -> tuple[State, Events]:
     short search finds a completion, else a solution of the empty target, else none)."""
     solution = shown_solution(state)
     kept = bool(solution) and solution[: len(state.placed)] == state.places
-    after = replace(state, status=SoloStatus.GAVE_UP, solution=solution)
+    after = evolve(state, status=SoloStatus.GAVE_UP, solution=solution)
     events = [Event(EventKind.GAME_END, seat=0, reason="target_given_up", subject=state.target.name)]
     if not solution:
         events.append(Event(EventKind.INFO, seat=0, reason="no_solution_found"))

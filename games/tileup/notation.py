@@ -11,9 +11,7 @@ linear in its input.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
-from games.core import counted
+from games.core import counted, evolve
 from games.errors import IllegalMoveError, InvalidMoveError, quote
 from games.tileup import board as geo
 from games.tileup.data import (
@@ -156,7 +154,7 @@ def parse_move(state: State, text: str) -> Move:
     problem = score_problem(state, move)
     if problem is not None:
         raise IllegalMoveError(f"{quote(text)}: {problem}.")
-    return replace(move, square=geo.region(state.board, move.square)[0])
+    return evolve(move, square=geo.region(state.board, move.square)[0])
 
 
 def _only_region(state: State, text: str, move: Move) -> Move:
@@ -178,7 +176,7 @@ def _only_region(state: State, text: str, move: Move) -> Move:
         raise IllegalMoveError(
             f"{quote(text)}: card {move.card} matches several regions; choose one: {listed}."
         )
-    return replace(move, square=found[0][0])
+    return evolve(move, square=found[0][0])
 
 
 def score_problem(state: State, move: Move) -> str | None:

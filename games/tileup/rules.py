@@ -6,11 +6,10 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable, Iterable
-from dataclasses import replace
 from functools import cache
 from typing import Any
 
-from games.core import Event, EventKind, Events, Outcome, Seat, rank_by_scores, seeded_rng
+from games.core import Event, EventKind, Events, Outcome, Seat, evolve, rank_by_scores, seeded_rng
 from games.tileup import board as geo
 from games.tileup.data import (
     ALL_CARDS,
@@ -102,13 +101,13 @@ def set_hand(
         held[seat] = tuple(sorted(tiles, key=tile_key))
         counts = list(state.tile_counts)
         counts[seat] = len(tiles)
-        state = replace(state, tiles=tuple(held), tile_counts=tuple(counts))
+        state = evolve(state, tiles=tuple(held), tile_counts=tuple(counts))
     if cards is not None:
         held_cards = list(state.cards)
         held_cards[seat] = cards
         card_counts = list(state.card_counts)
         card_counts[seat] = len(cards)
-        state = replace(state, cards=tuple(held_cards), card_counts=tuple(card_counts))
+        state = evolve(state, cards=tuple(held_cards), card_counts=tuple(card_counts))
     return state
 
 
@@ -208,7 +207,7 @@ def apply_move(state: State, move: Move, written: str) -> tuple[State, Events]:
     and the events it caused."""
     events: list[Event] = []
     after = _HANDLERS[move.kind](state, state.to_act, move, events)
-    return replace(after, last_move=written), tuple(events)
+    return evolve(after, last_move=written), tuple(events)
 
 
 def _take_card(state: State, events: list[Event]) -> tuple[State, str | None]:
@@ -218,10 +217,10 @@ def _take_card(state: State, events: list[Event]) -> tuple[State, str | None]:
         if not state.discards:
             return state, None
         deck = state.discards
-        state = replace(state, discards=())
+        state = evolve(state, discards=())
         events.append(Event(EventKind.INFO, reason="deck_turned"))
     card, rest = deck[0], deck[1:]
-    return replace(state, deck=rest, deck_size=len(rest)), card
+    return evolve(state, deck=rest, deck_size=len(rest)), card
 
 
 def _place(state: State, seat: Seat, move: Move, events: list[Event]) -> State:
@@ -230,7 +229,7 @@ def _place(state: State, seat: Seat, move: Move, events: list[Event]) -> State:
     board = list(state.board)
     board[move.square] = (*board[move.square], move.tile)
     highlight = (*state.highlight, move.square) if state.step == Step.PLACED else (move.square,)
-    state = replace(state, board=tuple(board), step=Step.PLACED, highlight=highlight)
+    state = evolve(state, board=tuple(board), step=Step.PLACED, highlight=highlight)
     return set_hand(state, seat, tiles=tuple(held))
 
 
@@ -238,14 +237,14 @@ def _draw_goal(state: State, seat: Seat, move: Move, events: list[Event]) -> Sta
     state, card = _take_card(state, events)
     events.append(Event(EventKind.DRAW, seat=seat, reason="drew_goal", count=1))
     own = state.cards[seat] or ()
-    return set_hand(replace(state, step=Step.DREW), seat, cards=(*own, card) if card else own)
+    return set_hand(evolve(state, step=Step.DREW), seat, cards=(*own, card) if card else own)
 
 
 def _draw_tiles(state: State, seat: Seat, move: Move, events: list[Event]) -> State:
     bag = state.bag or ()
     taken, rest = bag[:3], bag[3:]
     events.append(Event(EventKind.DRAW, seat=seat, reason="drew_tiles", count=len(taken)))
-    state = replace(state, bag=rest, bag_size=len(rest), step=Step.DREW)
+    state = evolve(state, bag=rest, bag_size=len(rest), step=Step.DREW)
     return set_hand(state, seat, tiles=(*(state.tiles[seat] or ()), *taken))
 
 
@@ -257,14 +256,14 @@ def _score(state: State, seat: Seat, move: Move, events: list[Event]) -> State:
     events.append(
         Event(EventKind.SCORE, seat=seat, points=gained, reason="goal_card", subject=card_label(card))
     )
-    state = replace(state, scores=tuple(scores))
+    state = evolve(state, scores=tuple(scores))
     if move.card <= len(state.face_up):
         state = _replace_face_up(state, move.card, events)
     else:
         own = list(state.cards[seat] or ())
         own.remove(card)
         state = set_hand(state, seat, cards=tuple(own))
-    return replace(state, discards=(*state.discards, card))
+    return evolve(state, discards=(*state.discards, card))
 
 
 def _replace_face_up(state: State, number: int, events: list[Event]) -> State:
@@ -278,7 +277,7 @@ def _replace_face_up(state: State, number: int, events: list[Event]) -> State:
         face_up[number - 1] = card
         label = card_label(card)
         events.append(Event(EventKind.INFO, reason="face_up_replaced", count=number, subject=label))
-    return replace(state, face_up=tuple(face_up))
+    return evolve(state, face_up=tuple(face_up))
 
 
 def _discard_tile(state: State, seat: Seat, move: Move, events: list[Event]) -> State:
@@ -295,7 +294,7 @@ def _drop_tile(state: State, seat: Seat, tile: str, events: list[Event]) -> Stat
         seeded_rng(state.seed, "bag", shuffles).shuffle(bag)
         shuffles += 1
     events.append(Event(EventKind.DISCARD, seat=seat, reason="discarded_tile", subject=tile))
-    state = replace(state, bag=tuple(bag), bag_size=len(bag), shuffles=shuffles)
+    state = evolve(state, bag=tuple(bag), bag_size=len(bag), shuffles=shuffles)
     return set_hand(state, seat, tiles=tuple(held))
 
 
@@ -308,7 +307,7 @@ def _drop_goal(state: State, seat: Seat, number: int, events: list[Event]) -> St
     own = list(state.cards[seat] or ())
     card = own.pop(number - len(state.face_up) - 1)
     events.append(Event(EventKind.DISCARD, seat=seat, reason="discarded_goal", subject=card_label(card)))
-    state = replace(state, discards=(*state.discards, card))
+    state = evolve(state, discards=(*state.discards, card))
     return set_hand(state, seat, cards=tuple(own))
 
 
@@ -319,7 +318,7 @@ def _after_discard(state: State, seat: Seat, events: list[Event]) -> State:
 def _end(state: State, seat: Seat, move: Move, events: list[Event]) -> State:
     if over_limits(state, seat):
         events.append(Event(EventKind.INFO, seat=seat, reason="must_discard"))
-        return replace(state, step=Step.DISCARD)
+        return evolve(state, step=Step.DISCARD)
     return _finish_turn(state, events)
 
 
@@ -349,14 +348,14 @@ def _finish_turn(state: State, events: list[Event]) -> State:
         return _game_over(state, CORNERS_COVERED, events)
     idle = 0 if placed else state.idle_turns + 1
     idle_empty = 0 if placed or state.bag_size else state.idle_empty_turns + 1
-    state = replace(state, idle_turns=idle, idle_empty_turns=idle_empty)
+    state = evolve(state, idle_turns=idle, idle_empty_turns=idle_empty)
     active = active_players(state)
     if idle_empty >= active:
         return _game_over(state, EMPTY_BAG_ROUND, events)
     rounds = state.options.idle_rounds
     if idle >= rounds * active:
         return _game_over(state, IDLE_ROUNDS_REASON[rounds], events)
-    return replace(state, to_act=_next_seat(state, state.to_act), step=Step.START, turn=state.turn + 1)
+    return evolve(state, to_act=_next_seat(state, state.to_act), step=Step.START, turn=state.turn + 1)
 
 
 def _next_seat(state: State, seat: Seat) -> Seat:
@@ -373,7 +372,7 @@ def _game_over(state: State, reason: str, events: list[Event], reason_seat: Seat
     best = winners(state)
     word = "wins" if len(best) == 1 else "shares_win"
     events.extend(Event(EventKind.GAME_END, seat=seat, reason=word) for seat in best)
-    return replace(state, step=Step.OVER, reason=reason)
+    return evolve(state, step=Step.OVER, reason=reason)
 
 
 def outcome(state: State) -> Outcome | None:
@@ -389,7 +388,7 @@ def resign(state: State, seat: Seat) -> tuple[State, Events]:
     """``seat`` forfeits; the others play on while two or more remain (its turn, if it was
     playing one, ends as it stands)."""
     events = [Event(EventKind.FORFEIT, seat=seat, reason="resigned")]
-    after = replace(state, forfeited=state.forfeited | {seat}, last_move="!resign")
+    after = evolve(state, forfeited=state.forfeited | {seat}, last_move="!resign")
     if active_players(after) <= 1:
         survivor = next(other for other in range(after.players) if other not in after.forfeited)
         return _game_over(after, LAST_STANDING, events, reason_seat=survivor), tuple(events)
@@ -410,7 +409,7 @@ def on_timeout(state: State) -> tuple[State, Events]:
     while state.card_counts[seat] > CARD_LIMIT:
         state = _drop_goal(state, seat, len(state.face_up) + state.card_counts[seat], events)
     state = _finish_turn(state, events)
-    return replace(state, last_move="!timeout"), tuple(events)
+    return evolve(state, last_move="!timeout"), tuple(events)
 
 
 # -- hidden information -------------------------------------------------------------------------
@@ -421,7 +420,7 @@ def view(state: State, seat: Seat | None) -> State:
     removed (the counts stay public)."""
     tiles = tuple(held if index == seat else None for index, held in enumerate(state.tiles))
     cards = tuple(held if index == seat else None for index, held in enumerate(state.cards))
-    return replace(state, tiles=tiles, cards=cards, bag=None, deck=None, seed=0, shuffles=0)
+    return evolve(state, tiles=tiles, cards=cards, bag=None, deck=None, seed=0, shuffles=0)
 
 
 def _unseen(full: Iterable[str], *seen: Iterable[str]) -> list[str]:
@@ -459,7 +458,7 @@ def determinize(seen: State, seat: Seat | None, rng: random.Random) -> State:
     card_pool = _unseen(ALL_CARDS, seen.face_up, seen.discards, known_cards)
     rng.shuffle(card_pool)
     cards, deck = _fill(seen.cards, seen.card_counts, card_pool, sort=False)
-    return replace(
+    return evolve(
         seen,
         tiles=tiles,
         cards=cards,

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
 
-from games.core import Event, EventKind, Events, Outcome, counted, rank_by_scores, seeded_rng
+from games.core import Event, EventKind, Events, Outcome, counted, evolve, rank_by_scores, seeded_rng
 from games.errors import InvalidOptionsError, quote
 from games.triominos.grid import Cell, cells_at, corner_parts, corners, format_cell
 from games.triominos.state import DRAW_MOVE, HIDDEN, PASS_MOVE, Move, MoveKind, Options, State, placement
@@ -151,7 +151,7 @@ def deal_round(state: State, round_no: int) -> State:
         hands[seat] = tuple(sorted(order[at : at + size]))
         at += size
     opener, tile = find_opening(hands, state.active)
-    return replace(
+    return evolve(
         state,
         round=round_no,
         hands=tuple(hands),
@@ -320,7 +320,7 @@ def apply_move(state: State, move: Move) -> tuple[State, Events]:
         return place(state, move)
     if move.kind == MoveKind.PASS:
         if not state.stuck:  # nothing fits and the well is empty: everyone saw it (a draw told it already)
-            state = replace(state, misses=(*state.misses, (state.turn, len(state.board), 0)))
+            state = evolve(state, misses=(*state.misses, (state.turn, len(state.board), 0)))
         return pass_turn(state, EventKind.PASS, "passed")
     return draw(state)
 
@@ -341,7 +341,7 @@ def place(state: State, move: Move) -> tuple[State, Events]:
     gained = tile_points + sum(found.points for found in bonuses)
     hand = remove_tile(state.hands[seat], tile)
     labels = " + ".join(bonus_label(found) for found in bonuses)
-    after = replace(
+    after = evolve(
         state,
         hands=with_hand(state, seat, hand),
         board=(*state.board, (move.cell, move.laid)),
@@ -356,7 +356,7 @@ def place(state: State, move: Move) -> tuple[State, Events]:
     )
     if not hand:
         return went_out(after, seat, events)
-    return replace(after, turn=next_seat(after, seat)), tuple(events)
+    return evolve(after, turn=next_seat(after, seat)), tuple(events)
 
 
 def draw(state: State) -> tuple[State, Events]:
@@ -381,7 +381,7 @@ def draw(state: State) -> tuple[State, Events]:
         events.append(Event(EventKind.INFO, seat=seat, reason="well_empty"))
     else:
         events.append(Event(EventKind.INFO, seat=seat, reason="draw_limit", count=count))
-    after = replace(
+    after = evolve(
         state,
         hands=with_hand(state, seat, tuple(sorted((*state.hands[seat], *drawn)))),
         well=tuple(well),
@@ -405,7 +405,7 @@ def pass_turn(state: State, kind: EventKind, reason: str) -> tuple[State, Events
     drawn and not played stays in the hand."""
     seat = state.turn
     events = [Event(kind, seat=seat, points=-PASS_PENALTY, reason=reason)]
-    after = replace(
+    after = evolve(
         state,
         scores=add_points(state.scores, seat, -PASS_PENALTY),
         drawn="",
@@ -416,7 +416,7 @@ def pass_turn(state: State, kind: EventKind, reason: str) -> tuple[State, Events
     )
     if is_blocked(after):
         return blocked_round(after, events)
-    return replace(after, turn=next_seat(after, seat)), tuple(events)
+    return evolve(after, turn=next_seat(after, seat)), tuple(events)
 
 
 def on_timeout(state: State) -> tuple[State, Events]:
@@ -457,7 +457,7 @@ def went_out(state: State, winner: int, events: list[Event]) -> tuple[State, Eve
             Event(EventKind.SCORE, seat=winner, points=from_hands, reason="others_hands", count=tiles),
         )
     )
-    after = replace(state, scores=add_points(state.scores, winner, GOING_OUT_BONUS + from_hands))
+    after = evolve(state, scores=add_points(state.scores, winner, GOING_OUT_BONUS + from_hands))
     return close_round(after, winner, events)
 
 
@@ -483,7 +483,7 @@ def blocked_round(state: State, events: list[Event]) -> tuple[State, Events]:
             Event(EventKind.SCORE, seat=winner, points=-hand_total(own), reason="own_hand", count=len(own)),
         )
     )
-    after = replace(state, scores=add_points(state.scores, winner, from_hands - hand_total(own)))
+    after = evolve(state, scores=add_points(state.scores, winner, from_hands - hand_total(own)))
     return close_round(after, winner, events)
 
 
@@ -523,7 +523,7 @@ def opens_round(state: State) -> Event:
 def finish(state: State, winners: tuple[int, ...], reason: str, events: list[Event]) -> tuple[State, Events]:
     """The game is over: ``winners`` win for ``reason`` (a phrase code)."""
     events.append(Event(EventKind.GAME_END, seat=reason_seat(winners), reason=reason))
-    done = replace(state, finished=True, reason=reason, winners=winners, drawn="", stuck=False)
+    done = evolve(state, finished=True, reason=reason, winners=winners, drawn="", stuck=False)
     return done, tuple(events)
 
 
@@ -536,17 +536,17 @@ def resign(state: State, seat: int) -> tuple[State, Events]:
     """``seat`` (still playing; the game not over) resigns: it ranks last, its tiles leave the
     game and the others play on while two remain."""
     events = [Event(EventKind.FORFEIT, seat=seat, reason="resigned")]
-    after = replace(state, forfeited=state.forfeited | {seat})
+    after = evolve(state, forfeited=state.forfeited | {seat})
     if len(after.active) <= 1:
         return finish(after, after.active, "last_standing", events)
     if after.opening:
         opener, tile = find_opening(after.hands, after.active)
-        after = replace(after, turn=opener, opener=opener, opening_tile=tile)
+        after = evolve(after, turn=opener, opener=opener, opening_tile=tile)
         if opener != state.opener:
             events.append(opens_round(after))
         return after, tuple(events)
     if after.turn == seat:
-        after = replace(after, turn=next_seat(after, seat), drawn="", stuck=False)
+        after = evolve(after, turn=next_seat(after, seat), drawn="", stuck=False)
     if is_blocked(after):
         return blocked_round(after, events)
     return after, tuple(events)
@@ -569,7 +569,7 @@ def view(state: State, seat: int | None) -> State:
     sizes stay); the seed and the deal, from which they could be recomputed, go."""
     hidden = frozenset(other for other in range(state.players) if other != seat)
     hands = tuple((HIDDEN,) * len(held) if i in hidden else held for i, held in enumerate(state.hands))
-    return replace(state, hands=hands, well=(HIDDEN,) * len(state.well), seed=0, deal=None, masked=hidden)
+    return evolve(state, hands=hands, well=(HIDDEN,) * len(state.well), seed=0, deal=None, masked=hidden)
 
 
 def determinize(seen: State, rng: random.Random) -> State:
@@ -590,7 +590,7 @@ def determinize(seen: State, rng: random.Random) -> State:
     limits = hand_limits(seen)
     for seat in sorted(seen.masked):
         hands[seat], unseen = deal_hidden(seen, seat, known, unseen, limits.get(seat, ()))
-    return replace(
+    return evolve(
         seen,
         hands=tuple(hands),
         well=tuple(unseen),

@@ -342,3 +342,29 @@ def test_a_review_compares_the_played_move_with_the_engines() -> None:
     assert review.weighing.playouts <= 40 and review.decision.playouts <= 40
     itself = SearchPlayer(4, Budget(playouts=80, seconds=None)).review(game, state, best)
     assert itself.loss == (0.0, 0.0) and itself.lead_loss == (0.0, 0.0)
+
+
+POLICIES = [game for game in GAMES if ai.profile_of(game).playout is not None]
+"""Games with a playout policy of their own (the default one picks among the legal moves)."""
+
+
+@pytest.mark.parametrize("game", POLICIES, ids=[game.name for game in POLICIES])
+def test_the_playout_policys_moves_are_legal(game: Game[Any, Any]) -> None:
+    """The search's playouts play their policy's moves with ``play_unchecked``: every such move
+    must be legal (checked here from every position of whole games, every seat playing the
+    policy), and ``play_unchecked`` must give what ``apply`` gives."""
+    profile = ai.profile_of(game)
+    assert profile.playout is not None
+    rng = random.Random(4)
+    for seed in (1, 2):
+        state = game.new(game.min_players, seed=seed)
+        for _ in range(3000):
+            if game.to_act(state) is None:
+                break
+            move = profile.playout(game, state, rng)
+            assert game.is_legal(state, move), f"{game.name}: the policy played {move!r}, not a legal move"
+            after, events = game.apply(state, move)
+            assert game.play_unchecked(state, move) == (after, events)
+            state = after
+        else:
+            pytest.fail(f"{game.name}: the policy's game did not end")
