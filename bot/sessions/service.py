@@ -127,7 +127,10 @@ class SessionService:
     # -- the table's Discord places ------------------------------------------------------------
 
     async def set_message(self, session: Session, message_id: int) -> None:
-        """Remember the message that shows the table now (its lobby, turn board or result)."""
+        """Remember the message that shows the table now (its lobby, turn board or result);
+        returns once it is stored (see :meth:`bot.storage.Storage.set_message`)."""
+        if session.row.message_id == message_id:
+            return
         self._patch(session, message_id=message_id)
         await self.storage.set_message(session.id, message_id)
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -92,12 +92,61 @@ def _result_json(result: ResultRow) -> dict[str, Any]:
     }
 
 
+class _MessageIds:
+    """Board message ids waiting to be stored, written in batches: one write at a time, and the
+    ids remembered while it is under way (a game's latest only) go together in the next."""
+
+    def __init__(self, write: Callable[[list[tuple[int, int]]], Awaitable[None]]) -> None:
+        self._write = write
+        self._waiting: dict[int, int] = {}
+        self._stored: asyncio.Future[None] | None = None
+        """Done once the waiting ids are stored (or failed with the write's error)."""
+        self._task: asyncio.Task[None] | None = None
+        self.writes = 0
+
+    async def store(self, game_id: int, message_id: int) -> None:
+        """Store ``message_id`` as ``game_id``'s; returns once it is stored."""
+        loop = asyncio.get_running_loop()
+        self._waiting[game_id] = message_id
+        if self._stored is None or self._stored.get_loop() is not loop:
+            self._stored = loop.create_future()
+            self._stored.add_done_callback(_retrieved)
+        stored = self._stored
+        if self._task is None or self._task.done():
+            self._task = loop.create_task(self._drain(), name="board message ids")
+        await asyncio.shield(stored)
+
+    async def _drain(self) -> None:
+        while self._waiting and self._stored is not None:
+            ids, self._waiting = sorted(self._waiting.items()), {}
+            stored, self._stored = self._stored, None
+            self.writes += 1
+            try:
+                await self._write(ids)
+            except Exception as error:  # each caller is told (and logs it), as with a write each
+                stored.set_exception(error)
+            else:
+                stored.set_result(None)
+
+    async def settled(self) -> None:
+        """Wait until the ids remembered so far are stored (or their write failed)."""
+        task = self._task
+        if task is not None and not task.done() and task.get_loop() is asyncio.get_running_loop():
+            await asyncio.gather(task, return_exceptions=True)
+
+
+def _retrieved(future: asyncio.Future[None]) -> None:
+    if not future.cancelled():
+        future.exception()  # its callers raise it; nobody left to wait is not an error
+
+
 class Storage(TournamentStore, BetweenStore):
     """The database. Open with :meth:`open`; close with :meth:`close`."""
 
     def __init__(self, database: Database) -> None:
         self.database = database
         self.closed = False
+        self._messages = _MessageIds(self._write_messages)
 
     # -- lifecycle -----------------------------------------------------------------------
 
@@ -128,6 +177,7 @@ class Storage(TournamentStore, BetweenStore):
         """Close the connection (waits for a running statement); closing twice is harmless."""
         if not self.closed:
             self.closed = True
+            await self._messages.settled()
             await self.database.close()
 
     async def migrate(self) -> list[str]:
@@ -557,8 +607,25 @@ class Storage(TournamentStore, BetweenStore):
         )
 
     async def set_message(self, game_id: int, message_id: int) -> None:
-        """Remember the last board message of a game (for history links)."""
-        await self._write("UPDATE games SET message_id = ? WHERE id = ?", (message_id, game_id))
+        """Remember the message that shows a game now (its turn's board, or its result: what a
+        restart edits and history links to). Returns once it is stored. The ids remembered
+        while a write of them is under way are stored together by the next write, one job for
+        all those games (a burst's boards are not a write each)."""
+        await self._messages.store(game_id, message_id)
+
+    @property
+    def message_writes(self) -> int:
+        """How many writes have stored board message ids so far (each for one game or more)."""
+        return self._messages.writes
+
+    async def _write_messages(self, ids: list[tuple[int, int]]) -> None:
+        async def body(tx: Executor) -> None:
+            await tx.executemany(
+                "UPDATE games SET message_id = ? WHERE id = ?",
+                [(message_id, game_id) for game_id, message_id in ids],
+            )
+
+        await self.database.run(body)
 
     async def set_lobby_message(self, game_id: int, message_id: int) -> None:
         """Remember a lobby's message: the table's message now, and the one its thread is made

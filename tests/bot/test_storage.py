@@ -407,6 +407,45 @@ async def test_active_games_of_some_shards(storage: Storage) -> None:
     assert [g.id for g in await storage.active_games(Shards.all(2))] == [on_one, on_zero, direct]
 
 
+async def test_board_message_ids_remembered_together_are_one_write(storage: Storage) -> None:
+    games = [await new_game(storage, channel_id=100 + n) for n in range(6)]
+    first = asyncio.ensure_future(storage.set_message(games[0], 1))
+    await asyncio.sleep(0)  # its write is under way: the others wait for the next, together
+    rest = [storage.set_message(game_id, 10 + n) for n, game_id in enumerate(games)]
+    await asyncio.gather(first, *rest, storage.set_message(games[1], 99))
+    assert storage.message_writes == 2, "one write under way, then one for every id remembered meanwhile"
+    stored = [(await storage.game(game_id)) for game_id in games]
+    assert [row.message_id for row in stored if row is not None] == [10, 99, 12, 13, 14, 15]
+
+
+async def test_board_message_ids_are_stored_before_the_database_closes(database_url: str) -> None:
+    storage = await Storage.open(database_url)
+    game_id = await new_game(storage)
+    asyncio.ensure_future(storage.set_message(game_id, 1 << 60))
+    await asyncio.sleep(0)
+    await storage.close()
+    reopened = await Storage.open(database_url)
+    try:
+        row = await reopened.game(game_id)
+        assert row is not None and row.message_id == 1 << 60
+    finally:
+        await reopened.close()
+
+
+async def test_a_failed_write_of_board_message_ids_is_told_to_each_caller(storage: Storage) -> None:
+    game_id = await new_game(storage)
+
+    async def broken(ids: list[tuple[int, int]]) -> None:
+        raise RuntimeError("disk full")
+
+    storage._messages._write = broken
+    calls = [storage.set_message(game_id, n) for n in (1, 2)]
+    outcomes = await asyncio.gather(*calls, return_exceptions=True)
+    assert [str(outcome) for outcome in outcomes] == ["disk full", "disk full"]
+    row = await storage.game(game_id)
+    assert row is not None and row.message_id is None
+
+
 async def test_clock_message_abort_and_settings(storage: Storage) -> None:
     game_id = await new_game(storage)
     await storage.set_clock(game_id, Clock(5.0, None))
