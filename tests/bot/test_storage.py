@@ -26,6 +26,7 @@ from bot.storage import (
     engines,
 )
 from bot.storage.engines import migrations
+from bot.storage.store import MESSAGE_SECONDS
 from tests.support.postgres import PostgresServer
 
 GUILD = 1 << 22  # on shard 1 of 2
@@ -418,11 +419,49 @@ async def test_board_message_ids_remembered_together_are_one_write(storage: Stor
     assert [row.message_id for row in stored if row is not None] == [10, 99, 12, 13, 14, 15]
 
 
+async def test_board_message_ids_ride_on_the_next_trip(storage: Storage) -> None:
+    games = [await new_game(storage, channel_id=100 + n) for n in range(3)]
+    for n, game_id in enumerate(games):
+        await storage.set_message(game_id, 10 + n, wait=False)  # returns at once
+    await storage.record_moves(games[1], [Line(1, 0, "b", 1)], **A_TRIP)
+    await storage.messages_stored()
+    stored = [(await storage.game(game_id)) for game_id in games]
+    assert [row.message_id for row in stored if row is not None] == [10, 11, 12]
+    if storage.dialect == "sqlite":
+        assert storage.message_writes == 0, "stored in the trip's transaction, no write of their own"
+    else:
+        assert storage.message_writes == 1, "on PostgreSQL a trip is one call: one write for the three"
+
+
+async def test_board_message_ids_a_stale_trip_took_are_written_after_it(storage: Storage) -> None:
+    game_id = await new_game(storage)
+    await storage.record_moves(game_id, [Line(1, 0, "a", 1)], **A_TRIP)
+    await storage.set_message(game_id, 5, wait=False)
+    with pytest.raises(StaleMove):
+        await storage.record_moves(game_id, [Line(1, 0, "x", 1)], **A_TRIP)
+    await storage.messages_stored()
+    row = await storage.game(game_id)
+    assert row is not None and row.message_id == 5
+    assert storage.message_writes == 1, "written on their own after the stale trip"
+
+
+async def test_board_message_ids_not_waited_for_are_written_within_a_moment(storage: Storage) -> None:
+    game_id = await new_game(storage)
+    await storage.set_message(game_id, 7, wait=False)
+    for _ in range(100):  # the timer's MESSAGE_SECONDS, on the loop's clock; counted, not timed
+        if storage.message_writes:
+            break
+        await asyncio.sleep(MESSAGE_SECONDS / 10)
+    assert storage.message_writes == 1, "written by the timer, with no trip to ride on"
+    await storage.messages_stored()
+    row = await storage.game(game_id)
+    assert row is not None and row.message_id == 7
+
+
 async def test_board_message_ids_are_stored_before_the_database_closes(database_url: str) -> None:
     storage = await Storage.open(database_url)
     game_id = await new_game(storage)
-    asyncio.ensure_future(storage.set_message(game_id, 1 << 60))
-    await asyncio.sleep(0)
+    await storage.set_message(game_id, 1 << 60, wait=False)
     await storage.close()
     reopened = await Storage.open(database_url)
     try:
