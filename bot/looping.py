@@ -91,7 +91,7 @@ def freeze_the_heap() -> bool:
     collect the garbage there is, then leave every object alive now out of the collector's
     full collections (``gc.freeze``). A full collection scans every object the collector
     tracks, on the thread that triggered it (usually the event loop's): with discord.py, Pillow,
-    numpy and the restored games loaded that was 60-160 ms a collection, a few times a burst
+    numpy and the games loaded, 60-93 ms a collection (once 160 ms), about one a burst of 200 moves
     (measured: docs/notes/loop.md); frozen, it scans only what came after. Objects frozen are
     still freed when nothing refers to them; only a reference cycle among them would stay.
     Returns whether it froze (False: done before in this process)."""
