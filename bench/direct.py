@@ -26,6 +26,7 @@ import argparse
 import asyncio
 import atexit
 import contextlib
+import gc
 import json
 import logging
 import os
@@ -133,7 +134,7 @@ class BotSide:
 
     async def start(self) -> None:
         from bench.probes import JobClock, LagProbe, StoreTimer, WriterTrace
-        from bot import workers
+        from bot import looping, workers
         from bot.sessions import SessionService
         from bot.storage import Storage
         from bot.ui.table import TableAnnouncer
@@ -160,6 +161,8 @@ class BotSide:
         self.service.subscribe(self.announcer.on_update)
         await storage.set_threads(GUILD, False)
         restored = await self.service.restore()
+        if not os.environ.get("TILEHOST_BENCH_NO_FREEZE"):  # as the bot does once it restored
+            looping.freeze_the_heap()
         self.hub.emit("ready", restored=len(restored), seconds=time.perf_counter() - started)
 
     async def on_update(self, update: Any) -> None:
@@ -738,20 +741,37 @@ SLOW_CALLBACK = 0.01
 
 
 def trace_slow_callbacks(path: str) -> None:
-    """Append a ``slow started seconds callback`` line to ``path`` for every callback of the
-    event loop that ran :data:`SLOW_CALLBACK` or longer: what holds the loop."""
+    """Append a ``slow started seconds callback cpu gc`` line to ``path`` for every callback of
+    the event loop that ran :data:`SLOW_CALLBACK` or longer: what holds the loop. ``cpu`` is the
+    loop thread's own CPU time in it (the rest: waiting for a core or for the interpreter),
+    ``gc`` the time the garbage collector ran in it. Every full collection (and any other of
+    :data:`SLOW_CALLBACK` or longer) is a ``gc started seconds generation collected`` line."""
     run = asyncio.events.Handle._run
     out = Path(path).open("a", encoding="utf-8")  # noqa: SIM115 (open while the process lives)
+    collecting = [0.0, 0.0]  # when the collector started, and its total time so far
+
+    def collector(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            collecting[0] = time.perf_counter()
+            return
+        took = time.perf_counter() - collecting[0]
+        collecting[1] += took
+        if info["generation"] == 2 or took >= SLOW_CALLBACK:
+            out.write(f"gc {collecting[0]:.4f} {took:.4f} {info['generation']} {info['collected']}\n")
+
+    gc.callbacks.append(collector)
 
     def timed(handle: asyncio.events.Handle) -> None:
-        started = time.perf_counter()
+        started, cpu, collected = time.perf_counter(), time.thread_time(), collecting[1]
         run(handle)
         took = time.perf_counter() - started
         if took >= SLOW_CALLBACK:
+            cpu = time.thread_time() - cpu
             callback = getattr(handle, "_callback", None)
             task = getattr(callback, "__self__", None)
             name = _where(task) if isinstance(task, asyncio.Task) else repr(callback)
-            out.write(f"slow {started:.4f} {took:.4f} {name.replace(' ', '_')[:120]}\n")
+            name = name.replace(" ", "_")[:120]
+            out.write(f"slow {started:.4f} {took:.4f} {name} {cpu:.4f} {collecting[1] - collected:.4f}\n")
             out.flush()
 
     asyncio.events.Handle._run = timed  # type: ignore[method-assign]

@@ -142,6 +142,7 @@ class TilehostBot(commands.Bot):
         log.info("restored %d games", len(restored))
         tournaments = await self.tournaments.restore()
         log.info("restored %d tournaments", len(tournaments))
+        looping.freeze_the_heap()
         await self.sync_at_start()
         if self.settings.token and self.application_id is not None:
             log.info("invite link: %s", invite_url(self.application_id))

@@ -71,6 +71,11 @@ function run once in the zygote, whose memory every worker starts from)."""
 LONG_NICE = int(os.environ.get("TILEHOST_LONG_NICE", "10") or 10)
 """The long lane's niceness (``TILEHOST_LONG_NICE``, 0-19): 10 leaves the cores to interactive
 work when both lanes want them; 0 where other programs on the machine must not starve it."""
+INTERACTIVE_NICE = int(os.environ.get("TILEHOST_INTERACTIVE_NICE", "0") or 0)
+"""The interactive lane's niceness (``TILEHOST_INTERACTIVE_NICE``, 0-19; default 0). Above 0 the
+bot's own process (its event loop, its SQLite writer) gets the cores before the drawing
+workers, but the long lane (at :data:`LONG_NICE`) gets a larger share beside the interactive
+one: measured in docs/notes/loop.md, not turned on."""
 
 # -- the kinds of job ---------------------------------------------------------------------------
 
@@ -129,7 +134,7 @@ def lanes() -> Lanes:
     global _lanes
     with _lock:
         if _lanes is None:
-            _lanes = Lanes(sizes(), tuple(PRELOAD), long_nice=LONG_NICE)
+            _lanes = Lanes(sizes(), tuple(PRELOAD), long_nice=LONG_NICE, interactive_nice=INTERACTIVE_NICE)
         return _lanes
 
 

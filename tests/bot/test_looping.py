@@ -122,3 +122,15 @@ def test_the_bot_makes_the_threads_beside_its_loop_wait_less_for_the_interpreter
     monkeypatch.setattr(sys, "setswitchinterval", intervals.append)
     make_bot()
     assert intervals == [looping.SWITCH_INTERVAL] and looping.SWITCH_INTERVAL < 0.005
+
+
+def test_the_heap_is_frozen_once_per_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What is alive once the bot has started is left out of full collections, once: later calls
+    (another bot in the same process, as tests build) change nothing."""
+    calls: list[str] = []
+    monkeypatch.setattr(looping, "_frozen", False)
+    monkeypatch.setattr(looping.gc, "collect", lambda: calls.append("collect") or 0)
+    monkeypatch.setattr(looping.gc, "freeze", lambda: calls.append("freeze"))
+    assert looping.freeze_the_heap() is True
+    assert looping.freeze_the_heap() is False
+    assert calls == ["collect", "freeze"], "the garbage is collected first, not frozen"

@@ -9,6 +9,7 @@ from typing import Any
 import discord
 import pytest
 
+from bot import looping
 from tests.e2e.helpers import (
     boards,
     game_state,
@@ -92,10 +93,29 @@ async def test_the_live_session_knows_its_thread_and_board_message(table: Any, d
     assert thread is not channel and session is not None
     assert session.row.thread_id == thread.id, "the thread is in the live row, not only in storage"
     assert session.row.message_id == last_board(thread).id, "and so is the turn's board message"
+    await env.bot.storage.messages_stored()  # a turn's board id rides on the next trip, or soon
     ((stored_thread, stored_message),) = rows(
         db_path, "SELECT thread_id, message_id FROM games WHERE id = ?", game_id
     )
     assert (stored_thread, stored_message) == (session.row.thread_id, session.row.message_id)
+
+
+async def test_a_restart_right_after_a_board_still_knows_that_board(
+    table: Any, db_path: str, make_bot: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    env, _, channel, people = table
+    game_id = await start_game(env, channel, "tiny", people["alice"], people["bob"])
+    thread = room(channel, game_id)
+    await env.bot.announcer.caught_up(game_id)
+    board = last_board(thread).id
+    frozen: list[bool] = []
+    monkeypatch.setattr(looping, "freeze_the_heap", lambda: frozen.append(True) or True)
+    await env.restart_bot(make_bot())  # no move since the board: its id was stored as the bot closed
+    assert frozen == [True], "the bot froze the heap once it had restored its games"
+    ((stored,),) = rows(db_path, "SELECT message_id FROM games WHERE id = ?", game_id)
+    assert stored == board
+    session = env.bot.service.get(game_id)
+    assert session is not None and session.row.message_id == board
 
 
 async def test_pings_go_to_the_player_whose_turn_starts(table: Any, db_path: str) -> None:
