@@ -306,6 +306,7 @@ def create_bot(settings: Settings, **kwargs: object) -> TilehostBot:
     say so (see :attr:`Settings.sharded`)."""
     kind = ShardedTilehostBot if settings.sharded else TilehostBot
     looping.share_the_interpreter()
+    workers.use_long_nice(settings.long_nice)
     return kind(settings, **kwargs)  # type: ignore[arg-type]
 
 

@@ -230,12 +230,11 @@ class Lanes:
         preload: tuple[str, ...],
         caps: Caps = Caps(),
         long_nice: int = LONG_NICE,
-        interactive_nice: int = 0,
     ) -> None:
         self.caps = caps
         self.zygote = Zygote(preload)
         self._slots = [
-            _Slot(lane, long_nice if lane is Lane.LONG else interactive_nice)
+            _Slot(lane, long_nice if lane is Lane.LONG else 0)
             for lane, count in sizes.items()
             for _ in range(count)
         ]

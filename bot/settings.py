@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Literal
 from urllib.parse import urlsplit
 
+from bot.lanes import LONG_NICE
 from bot.limits import Rate
 from bot.shards import ShardError, Shards, parse_ids
 from games.ai import DEFAULT_SECONDS, Budget
@@ -105,6 +106,14 @@ SETTINGS: tuple[Setting, ...] = (
         "a number of seconds from 0.1 to 30",
         "the most a `hard` computer player (and a hint) may think about one move: a cap for a very "
         "busy machine (its strength is in playouts, TILEHOST_COMPUTER_EFFORT)",
+    ),
+    Setting(
+        "TILEHOST_LONG_NICE",
+        str(LONG_NICE),
+        "a whole number from 0 to 19",
+        "the CPU niceness of the worker processes that run long work (computer moves, hints, "
+        "reviews, replays): 10 leaves the cores to boards and the bot's own work when both want them; "
+        "0 where other programs on the machine must not starve it",
     ),
     Setting(
         "TILEHOST_RATE_USER",
@@ -189,6 +198,8 @@ class Settings:
     computer_effort: float = 1.0
     """How many search playouts a ``hard`` decision makes, as a multiple of each game's own
     number (1: at most about 2 s a move on a 2-core machine)."""
+    long_nice: int = LONG_NICE
+    """The niceness of the long lane's worker processes (0-19)."""
     computer_iterations: int | None = None
     """Instead, a fixed number of search playouts per decision, with no time cap (tests)."""
     log_level: str = "INFO"
@@ -540,6 +551,7 @@ def load_settings(env_file: str | Path | None = ".env", *, require_token: bool =
             "or export DISCORD_TOKEN in your shell. See docs/hosting.md, 'Create the Discord application'."
         )
     turn_hours = _whole(problems, env, "TILEHOST_TURN_HOURS", 0, MAX_TURN_HOURS)
+    long_nice = _whole(problems, env, "TILEHOST_LONG_NICE", 0, 19)
     shard_count, shard_ids = _shards(problems, env)
     port = _whole(problems, env, "TILEHOST_LOCAL_PORT", 1, 65_535)
     health = env.get("TILEHOST_HEALTH_FILE", "").strip() or None
@@ -550,6 +562,7 @@ def load_settings(env_file: str | Path | None = ".env", *, require_token: bool =
         turn_hours=24 if turn_hours is None else turn_hours,
         computer_seconds=_seconds(problems, env, "TILEHOST_COMPUTER_SECONDS", DEFAULT_SECONDS),
         computer_effort=_effort(problems, env),
+        long_nice=LONG_NICE if long_nice is None else long_nice,
         log_level=_log_level(problems, env),
         shard_count=shard_count,
         shard_ids=shard_ids,

@@ -19,7 +19,19 @@ import threading
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any, TypeVar
 
-from bot.lanes import Busy, Caps, Kind, Lane, Lanes, Owner, Stopped, Superseded, WorkerLost, WorkTooLong
+from bot.lanes import (
+    LONG_NICE,
+    Busy,
+    Caps,
+    Kind,
+    Lane,
+    Lanes,
+    Owner,
+    Stopped,
+    Superseded,
+    WorkerLost,
+    WorkTooLong,
+)
 from games import ai, records
 from games.core import Game
 from games.records import Record, RecordedMove
@@ -68,14 +80,8 @@ PRELOAD = (
 )
 """Modules the worker processes have loaded before they start (``module:function``: and that
 function run once in the zygote, whose memory every worker starts from)."""
-LONG_NICE = int(os.environ.get("TILEHOST_LONG_NICE", "10") or 10)
-"""The long lane's niceness (``TILEHOST_LONG_NICE``, 0-19): 10 leaves the cores to interactive
-work when both lanes want them; 0 where other programs on the machine must not starve it."""
-INTERACTIVE_NICE = int(os.environ.get("TILEHOST_INTERACTIVE_NICE", "0") or 0)
-"""The interactive lane's niceness (``TILEHOST_INTERACTIVE_NICE``, 0-19; default 0). Above 0 the
-bot's own process (its event loop, its SQLite writer) gets the cores before the drawing
-workers, but the long lane (at :data:`LONG_NICE`) gets a larger share beside the interactive
-one: measured in docs/notes/loop.md, not turned on."""
+_long_nice = LONG_NICE
+"""The long lane's niceness (``TILEHOST_LONG_NICE``, see :func:`use_long_nice`)."""
 
 # -- the kinds of job ---------------------------------------------------------------------------
 
@@ -134,8 +140,17 @@ def lanes() -> Lanes:
     global _lanes
     with _lock:
         if _lanes is None:
-            _lanes = Lanes(sizes(), tuple(PRELOAD), long_nice=LONG_NICE, interactive_nice=INTERACTIVE_NICE)
+            _lanes = Lanes(sizes(), tuple(PRELOAD), long_nice=_long_nice)
         return _lanes
+
+
+def use_long_nice(nice: int) -> None:
+    """Run the long lane's workers at niceness ``nice`` (0-19; ``TILEHOST_LONG_NICE``, which the
+    bot passes on as it is created): 10 leaves the cores to interactive work when both lanes want
+    them, 0 where other programs on the machine must not starve it. For lanes made after this
+    call (the bot's are made with its first job or :func:`warm`)."""
+    global _long_nice
+    _long_nice = nice
 
 
 def warm() -> None:

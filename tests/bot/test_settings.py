@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from bot import workers
 from bot.client import ShardedTilehostBot, TilehostBot, create_bot
 from bot.limits import Rate
 from bot.settings import (
@@ -230,3 +231,17 @@ def test_shard_lists() -> None:
     assert parse_ids("0-3, 8,10-11") == frozenset({0, 1, 2, 3, 8, 10, 11})
     with pytest.raises(ShardError):
         Shards(frozenset(), 4)
+
+
+def test_the_long_lanes_niceness_reaches_its_workers(env: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    assert load_settings(None).long_nice == 10
+    dotenv = tmp_path / ".env"
+    dotenv.write_text("TILEHOST_LONG_NICE=3\n", encoding="utf-8")
+    settings = load_settings(dotenv)
+    assert settings.long_nice == 3, "a value in .env counts, as every other setting's does"
+    env.setattr(workers, "_long_nice", workers._long_nice)  # put back after the test
+    create_bot(settings)
+    assert workers._long_nice == 3
+    assert refused(env, TILEHOST_LONG_NICE="20") == [
+        "TILEHOST_LONG_NICE='20' is not allowed: a whole number from 0 to 19."
+    ]
