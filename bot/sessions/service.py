@@ -126,14 +126,13 @@ class SessionService:
 
     # -- the table's Discord places ------------------------------------------------------------
 
-    async def set_message(self, session: Session, message_id: int, *, wait: bool = True) -> None:
-        """Remember the message that shows the table now (its lobby, turn board or result): in
-        the live row at once, stored as :meth:`bot.storage.Storage.set_message` says (``wait``:
-        returns once it is stored)."""
+    async def set_message(self, session: Session, message_id: int) -> None:
+        """Remember the message that shows the table now (its lobby, turn board or result); an
+        id the table already has is not written again."""
         if session.row.message_id == message_id:
             return
         self._patch(session, message_id=message_id)
-        await self.storage.set_message(session.id, message_id, wait=wait)
+        await self.storage.set_message(session.id, message_id)
 
     async def set_lobby_message(self, session: Session, message_id: int) -> None:
         """Remember a lobby's message: the table's message now, and the one its thread is made

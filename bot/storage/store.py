@@ -12,9 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-import logging
-from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -45,8 +43,6 @@ from bot.storage.rows import (
     UniqueViolation,
 )
 from bot.storage.tournaments import TournamentStore
-
-log = logging.getLogger(__name__)
 
 COUNTED_WIN = "CASE WHEN r.won = 1 AND r.helped = 0 THEN 1 ELSE 0 END"
 """1 for a win that standings count (a win with help is counted apart)."""
@@ -96,129 +92,12 @@ def _result_json(result: ResultRow) -> dict[str, Any]:
     }
 
 
-MESSAGE_SQL = "UPDATE games SET message_id = ? WHERE id = ?"
-MESSAGE_SECONDS = 0.5
-"""How long a board message id not asked to wait may wait for a trip to ride on before it is
-written (with every other id waiting then)."""
-
-
-@dataclass
-class _Riding:
-    """Board message ids taken by a trip, to be stored in its transaction."""
-
-    rows: list[tuple[int, int]]
-    """``(message_id, game_id)``, for :data:`MESSAGE_SQL`."""
-    stored: asyncio.Future[None]
-
-
-class _MessageIds:
-    """Board message ids waiting to be stored. On SQLite they ride on the next move's trip (any
-    game's: stored in its transaction, no write of their own); those no trip takes within
-    :data:`MESSAGE_SECONDS` (or at once, when asked to wait) are written together, one write for
-    many games. One write of them at a time: the ids remembered while it is under way (a game's
-    latest only) go together in the next."""
-
-    def __init__(self, write: Callable[[list[tuple[int, int]]], Awaitable[None]]) -> None:
-        self._write = write
-        self._waiting: dict[int, int] = {}
-        self._stored: asyncio.Future[None] | None = None
-        """Done once the waiting ids are stored (or failed with the error of their write)."""
-        self._task: asyncio.Task[None] | None = None
-        self._timer: asyncio.TimerHandle | None = None
-        self.writes = 0
-
-    async def store(self, game_id: int, message_id: int, *, wait: bool) -> None:
-        """Store ``message_id`` as ``game_id``'s: with ``wait``, now, returning once it is
-        stored; else by the next trip or within :data:`MESSAGE_SECONDS`, returning at once (a
-        failed write is logged)."""
-        self._waiting[game_id] = message_id
-        stored = self._future()
-        if wait:
-            self.flush()
-            await asyncio.shield(stored)
-        elif self._timer is None or self._timer.cancelled():
-            self._timer = asyncio.get_running_loop().call_later(MESSAGE_SECONDS, self.flush)
-
-    def _future(self) -> asyncio.Future[None]:
-        loop = asyncio.get_running_loop()
-        if self._stored is None or self._stored.get_loop() is not loop:
-            self._stored = loop.create_future()
-            self._stored.add_done_callback(_retrieved)
-        return self._stored
-
-    def take(self) -> _Riding | None:
-        """The ids waiting, for a trip or a write to store (None: none wait)."""
-        if not self._waiting or self._stored is None:
-            return None
-        riding = _Riding(
-            [(message_id, game_id) for game_id, message_id in sorted(self._waiting.items())], self._stored
-        )
-        self._waiting, self._stored = {}, None
-        return riding
-
-    def put_back(self, riding: _Riding) -> None:
-        """The trip that took ``riding`` was not stored: its ids wait again (behind any newer id
-        of the same game) and are written at once; whoever waits for them waits for that."""
-        for message_id, game_id in riding.rows:
-            self._waiting.setdefault(game_id, message_id)
-        _chain(self._future(), riding.stored)
-        self.flush()
-
-    def flush(self) -> None:
-        """Write the ids waiting now (unless a write of them is under way: they go in its next)."""
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
-        if self._waiting and (self._task is None or self._task.done()):
-            self._task = asyncio.get_running_loop().create_task(self._drain(), name="board message ids")
-
-    async def _drain(self) -> None:
-        while (riding := self.take()) is not None:
-            self.writes += 1
-            try:
-                await self._write(riding.rows)
-            except Exception as error:  # those who wait are told; for the others, logged here
-                log.exception("could not store board messages %s", riding.rows)
-                riding.stored.set_exception(error)
-            else:
-                riding.stored.set_result(None)
-
-    async def settled(self) -> None:
-        """Wait until the ids remembered so far are stored (or their write failed)."""
-        self.flush()
-        task = self._task
-        if task is not None and not task.done() and task.get_loop() is asyncio.get_running_loop():
-            await asyncio.gather(task, return_exceptions=True)
-
-
-def _chain(source: asyncio.Future[None], target: asyncio.Future[None]) -> None:
-    """Settle ``target`` as ``source`` settles."""
-
-    def settle(done: asyncio.Future[None]) -> None:
-        if target.done():
-            return
-        if done.cancelled():
-            target.cancel()
-        elif (error := done.exception()) is not None:
-            target.set_exception(error)
-        else:
-            target.set_result(None)
-
-    source.add_done_callback(settle)
-
-
-def _retrieved(future: asyncio.Future[None]) -> None:
-    if not future.cancelled():
-        future.exception()  # its callers raise it; nobody left to wait is not an error
-
-
 class Storage(TournamentStore, BetweenStore):
     """The database. Open with :meth:`open`; close with :meth:`close`."""
 
     def __init__(self, database: Database) -> None:
         self.database = database
         self.closed = False
-        self._messages = _MessageIds(self._write_messages)
 
     # -- lifecycle -----------------------------------------------------------------------
 
@@ -249,7 +128,6 @@ class Storage(TournamentStore, BetweenStore):
         """Close the connection (waits for a running statement); closing twice is harmless."""
         if not self.closed:
             self.closed = True
-            await self._messages.settled()
             await self.database.close()
 
     async def migrate(self) -> list[str]:
@@ -494,8 +372,6 @@ class Storage(TournamentStore, BetweenStore):
         function call (and, for a rated game's last move, one read of the players' ratings
         before it). Returns once the lines are committed.
 
-        Board message ids waiting to be stored (:meth:`set_message`) ride along on SQLite.
-
         Raises :class:`StaleMove` (nothing written) when the stored game is not at the ply
         before the first line: the conditional update waits for a competing transaction
         (another process's) and then finds the ply it stored. Those lines fail alone: the
@@ -531,18 +407,8 @@ class Storage(TournamentStore, BetweenStore):
                 await self._write_results(tx, game_id, finish, now)
                 if finish.ratings is not None:
                     await self._write_ratings(tx, finish.ratings, now)
-            if riding is not None:
-                await tx.executemany(MESSAGE_SQL, riding.rows)
 
-        riding = self._messages.take()
-        try:
-            await self.database.run(body)
-        except BaseException:
-            if riding is not None:  # they wait for the next trip or their own write
-                self._messages.put_back(riding)
-            raise
-        if riding is not None and not riding.stored.done():
-            riding.stored.set_result(None)
+        await self.database.run(body)
 
     async def _record_moves_postgres(
         self, database: PostgresDatabase, moves: tuple[Any, ...], finish: Finish | None
@@ -690,30 +556,9 @@ class Storage(TournamentStore, BetweenStore):
             (guild_id, _flag(enabled)),
         )
 
-    async def set_message(self, game_id: int, message_id: int, *, wait: bool = True) -> None:
-        """Remember the message that shows a game now (its turn's board, or its result: what a
-        restart edits and history links to). With ``wait`` (the default), returns once it is
-        stored. Without, returns at once: the id rides on the next move's trip (any game's, on
-        SQLite) or is written within :data:`MESSAGE_SECONDS` with the others waiting, one write
-        for many games (a burst's boards are not a write each); :meth:`close` stores what waits.
-        A crash in that time loses the id: the restarted bot edits the message before it, as it
-        did when the crash came between a post and its write."""
-        await self._messages.store(game_id, message_id, wait=wait)
-
-    async def messages_stored(self) -> None:
-        """Wait until every board message id remembered so far is stored (or failed)."""
-        await self._messages.settled()
-
-    @property
-    def message_writes(self) -> int:
-        """How many writes have stored board message ids so far (each for one game or more)."""
-        return self._messages.writes
-
-    async def _write_messages(self, rows: list[tuple[int, int]]) -> None:
-        async def body(tx: Executor) -> None:
-            await tx.executemany(MESSAGE_SQL, rows)
-
-        await self.database.run(body)
+    async def set_message(self, game_id: int, message_id: int) -> None:
+        """Remember the last board message of a game (for history links)."""
+        await self._write("UPDATE games SET message_id = ? WHERE id = ?", (message_id, game_id))
 
     async def set_lobby_message(self, game_id: int, message_id: int) -> None:
         """Remember a lobby's message: the table's message now, and the one its thread is made

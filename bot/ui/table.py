@@ -451,16 +451,11 @@ class TableAnnouncer:
             return False
         return True
 
-    async def _remember(
-        self, session: Session, message: discord.Message | None, *, wait: bool = True
-    ) -> None:
-        """Remember ``message`` as the game's; ``wait`` for it to be stored (a game's result:
-        no later move of it carries the id), or not (a turn's board: stored with the next trip
-        or within a moment, together with the others; see ``Storage.set_message``)."""
+    async def _remember(self, session: Session, message: discord.Message | None) -> None:
         if message is None:
             return
         try:
-            await self.bot.service.set_message(session, message.id, wait=wait)
+            await self.bot.service.set_message(session, message.id)
         except Exception:
             log.exception("game %s: could not remember board message %s", session.id, message.id)
 
@@ -549,7 +544,7 @@ class TableAnnouncer:
         message = await self._send(session, content, pings=ping, board=shown, view=view)
         turn.message_id = message.id if message is not None else None
         turn.pinged = turn.pinged or (message is not None and bool(ping))
-        await self._remember(session, message, wait=False)
+        await self._remember(session, message)
 
     async def _edit_turn(self, session: Session, shown: Session, turn: _Turn) -> None:
         """The running turn's message, showing its steps so far and the board now (a new

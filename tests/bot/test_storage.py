@@ -26,7 +26,6 @@ from bot.storage import (
     engines,
 )
 from bot.storage.engines import migrations
-from bot.storage.store import MESSAGE_SECONDS
 from tests.support.postgres import PostgresServer
 
 GUILD = 1 << 22  # on shard 1 of 2
@@ -406,83 +405,6 @@ async def test_active_games_of_some_shards(storage: Storage) -> None:
     assert [g.id for g in await storage.active_games(Shards(frozenset({0}), 2))] == [on_zero, direct]
     assert [g.id for g in await storage.active_games(Shards(frozenset({1}), 2))] == [on_one]
     assert [g.id for g in await storage.active_games(Shards.all(2))] == [on_one, on_zero, direct]
-
-
-async def test_board_message_ids_remembered_together_are_one_write(storage: Storage) -> None:
-    games = [await new_game(storage, channel_id=100 + n) for n in range(6)]
-    first = asyncio.ensure_future(storage.set_message(games[0], 1))
-    await asyncio.sleep(0)  # its write is under way: the others wait for the next, together
-    rest = [storage.set_message(game_id, 10 + n) for n, game_id in enumerate(games)]
-    await asyncio.gather(first, *rest, storage.set_message(games[1], 99))
-    assert storage.message_writes == 2, "one write under way, then one for every id remembered meanwhile"
-    stored = [(await storage.game(game_id)) for game_id in games]
-    assert [row.message_id for row in stored if row is not None] == [10, 99, 12, 13, 14, 15]
-
-
-async def test_board_message_ids_ride_on_the_next_trip(storage: Storage) -> None:
-    games = [await new_game(storage, channel_id=100 + n) for n in range(3)]
-    for n, game_id in enumerate(games):
-        await storage.set_message(game_id, 10 + n, wait=False)  # returns at once
-    await storage.record_moves(games[1], [Line(1, 0, "b", 1)], **A_TRIP)
-    await storage.messages_stored()
-    stored = [(await storage.game(game_id)) for game_id in games]
-    assert [row.message_id for row in stored if row is not None] == [10, 11, 12]
-    if storage.dialect == "sqlite":
-        assert storage.message_writes == 0, "stored in the trip's transaction, no write of their own"
-    else:
-        assert storage.message_writes == 1, "on PostgreSQL a trip is one call: one write for the three"
-
-
-async def test_board_message_ids_a_stale_trip_took_are_written_after_it(storage: Storage) -> None:
-    game_id = await new_game(storage)
-    await storage.record_moves(game_id, [Line(1, 0, "a", 1)], **A_TRIP)
-    await storage.set_message(game_id, 5, wait=False)
-    with pytest.raises(StaleMove):
-        await storage.record_moves(game_id, [Line(1, 0, "x", 1)], **A_TRIP)
-    await storage.messages_stored()
-    row = await storage.game(game_id)
-    assert row is not None and row.message_id == 5
-    assert storage.message_writes == 1, "written on their own after the stale trip"
-
-
-async def test_board_message_ids_not_waited_for_are_written_within_a_moment(storage: Storage) -> None:
-    game_id = await new_game(storage)
-    await storage.set_message(game_id, 7, wait=False)
-    for _ in range(100):  # the timer's MESSAGE_SECONDS, on the loop's clock; counted, not timed
-        if storage.message_writes:
-            break
-        await asyncio.sleep(MESSAGE_SECONDS / 10)
-    assert storage.message_writes == 1, "written by the timer, with no trip to ride on"
-    await storage.messages_stored()
-    row = await storage.game(game_id)
-    assert row is not None and row.message_id == 7
-
-
-async def test_board_message_ids_are_stored_before_the_database_closes(database_url: str) -> None:
-    storage = await Storage.open(database_url)
-    game_id = await new_game(storage)
-    await storage.set_message(game_id, 1 << 60, wait=False)
-    await storage.close()
-    reopened = await Storage.open(database_url)
-    try:
-        row = await reopened.game(game_id)
-        assert row is not None and row.message_id == 1 << 60
-    finally:
-        await reopened.close()
-
-
-async def test_a_failed_write_of_board_message_ids_is_told_to_each_caller(storage: Storage) -> None:
-    game_id = await new_game(storage)
-
-    async def broken(ids: list[tuple[int, int]]) -> None:
-        raise RuntimeError("disk full")
-
-    storage._messages._write = broken
-    calls = [storage.set_message(game_id, n) for n in (1, 2)]
-    outcomes = await asyncio.gather(*calls, return_exceptions=True)
-    assert [str(outcome) for outcome in outcomes] == ["disk full", "disk full"]
-    row = await storage.game(game_id)
-    assert row is not None and row.message_id is None
 
 
 async def test_clock_message_abort_and_settings(storage: Storage) -> None:

@@ -93,7 +93,6 @@ async def test_the_live_session_knows_its_thread_and_board_message(table: Any, d
     assert thread is not channel and session is not None
     assert session.row.thread_id == thread.id, "the thread is in the live row, not only in storage"
     assert session.row.message_id == last_board(thread).id, "and so is the turn's board message"
-    await env.bot.storage.messages_stored()  # a turn's board id rides on the next trip, or soon
     ((stored_thread, stored_message),) = rows(
         db_path, "SELECT thread_id, message_id FROM games WHERE id = ?", game_id
     )
@@ -110,7 +109,7 @@ async def test_a_restart_right_after_a_board_still_knows_that_board(
     board = last_board(thread).id
     frozen: list[bool] = []
     monkeypatch.setattr(looping, "freeze_the_heap", lambda: frozen.append(True) or True)
-    await env.restart_bot(make_bot())  # no move since the board: its id was stored as the bot closed
+    await env.restart_bot(make_bot())  # no move since the board
     assert frozen == [True], "the bot froze the heap once it had restored its games"
     ((stored,),) = rows(db_path, "SELECT message_id FROM games WHERE id = ?", game_id)
     assert stored == board
