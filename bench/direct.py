@@ -144,6 +144,9 @@ class BotSide:
         self.writes = WriterTrace(trace) if trace else None
         if self.writes is not None:
             self.writes.install()
+        nice = os.environ.get("TILEHOST_LONG_NICE", "").strip()
+        if nice:  # the bot takes it from its settings as it is created; this bot is built by hand
+            workers.use_long_nice(int(nice))
         await asyncio.to_thread(workers.warm)
         self.lag.start()  # after the imports and the workers' start: from opening the database on
         self.store.install()
