@@ -30,9 +30,9 @@ class Why:
 class Choice:
     """One move the player weighed.
 
-    ``visits``: in how many sampled worlds the search played it out; ``value``: the mover's mean
-    result after it, from 0 (last) to 1 (first; for two players, about the chance of winning),
-    None when not searched;
+    ``visits``: in how many sampled worlds the search played it out; ``value``: the mover's chance
+    after it, from 0 (last) to 1 (first; for two players, of winning, if both sides play on like
+    the search's playouts: see :class:`~games.ai.profile.Result`), None when not searched;
     ``points``: the mean change of the mover's score it makes at once (in the game's own
     units: in Geominos points are bad), over the worlds sampled; ``gain``: the game's
     ``move_gain`` (the greedy player's measure); ``error``: the standard error of ``value``
@@ -53,10 +53,10 @@ class Choice:
 
 @dataclass(frozen=True)
 class Confidence:
-    """How sure the search is of its move: the ``gap`` between its value and the runner-up's
+    """How sure the search is of its move: the ``gap`` between its chance and the runner-up's
     (``runner_up``, in notation), paired over the ``worlds`` both played, with the gap's
-    standard ``error``. The runner-up is the best other move by value (so ``gap`` may be
-    slightly negative when a switch rule kept the game's own first choice)."""
+    standard ``error``. The runner-up is the best other move by the search's value (so ``gap``
+    may be slightly negative when a switch rule kept the game's own first choice)."""
 
     runner_up: str
     gap: float

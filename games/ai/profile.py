@@ -22,6 +22,11 @@ Expert = Callable[[Game[Any, Any], Any], Any]
 """An expert: the move to play in a state, or None to let the search decide."""
 Order = Callable[[Game[Any, Any], Any, list[Any]], list[Any]]
 """An ordering of the legal moves, best first (the default: by ``move_gain``)."""
+Chance = Callable[[Game[Any, Any], Any, int], float]
+"""A calibrated chance: ``chance(game, state, seat)`` is ``seat``'s chance of finishing first
+(for two players, of winning; 0 to 1) in an unfinished ``state`` where a playout stopped, when
+both seats play on with the playout policy: a model fitted on such games, where the search's
+own value (the logistic of the game's ``evaluate``) ranks moves well but is no chance."""
 Stop = Callable[[Game[Any, Any], Any, Any], bool]
 """Whether a playout stops here (given the searched state and the state reached): a round
 ended, say, where judging is easier than playing on."""
@@ -29,14 +34,18 @@ ended, say, where judging is easier than playing on."""
 
 class Result(NamedTuple):
     """What one playout says about the searching seat: ``value`` from 0 (last) to 1 (first;
-    for two players about the chance of winning), its ``score`` and score ``lead`` over the
-    best other seat where the playout ended (in the game's units; in Geominos points are bad),
-    and the ``points`` the candidate move itself made."""
+    what the search ranks moves by), its ``score`` and score ``lead`` over the best other seat
+    where the playout ended (in the game's units; in Geominos points are bad), the ``points``
+    the candidate move itself made, and its ``chance``: the seat's result (0 to 1) where the
+    game ended, or the game's calibrated chance (:data:`Chance`) where the playout stopped
+    short of the end (None: ``value`` is a chance as it is). Hints and reviews report chances;
+    the search decides by values."""
 
     value: float
     score: float
     lead: float
     points: float
+    chance: float | None = None
 
 
 Run = Callable[[Any, random.Random], Result]
@@ -76,6 +85,9 @@ class SearchProfile:
     :data:`Simulator`; ``horizon``, ``stop``, ``playout`` and ``epsilon`` then do not apply).
     ``easy``: the ``easy`` level's policy, where the generic one (usually one of the three best
     moves by immediate gain) would play too well for a beginner (a :data:`Playout`).
+    ``chance``: the game's calibrated chance of an unfinished position (a :data:`Chance`), for
+    what hints and reviews report; None where the value is a chance already (playouts to the
+    end of the game).
     """
 
     candidates: int = 8
@@ -95,6 +107,7 @@ class SearchProfile:
     expert: Expert | None = None
     simulator: Simulator | None = None
     easy: Playout | None = None
+    chance: Chance | None = None
 
 
 DEFAULT_PROFILE = SearchProfile()

@@ -182,11 +182,12 @@ class ProtocolPlayouts:
         outcome = game.outcome(state)
         if outcome is None:
             value = logistic(game.evaluate(state, self.seat) / profile.scale)
+            chance = None if profile.chance is None else profile.chance(game, state, self.seat)
         else:
-            value = rank_result(outcome, self.seat)
+            value = chance = rank_result(outcome, self.seat)
             if profile.margin:
                 value = (1 - profile.margin) * value + profile.margin * logistic(lead / profile.scale)
-        return Result(value, float(scores[self.seat]), float(lead), 0.0)
+        return Result(value, float(scores[self.seat]), float(lead), 0.0, chance)
 
 
 def expected_line(
@@ -208,7 +209,9 @@ def expected_line(
 @dataclass
 class Candidate:
     """A move being weighed: its results world by world (world ``i`` at index ``i``: every
-    candidate plays the worlds from the first one on) and the points it made at once."""
+    candidate plays the worlds from the first one on) and the points it made at once. The
+    search ranks by ``values``; what it reports are ``chances`` (see
+    :class:`~games.ai.profile.Result`)."""
 
     move: Any
     rank: int
@@ -219,10 +222,12 @@ class Candidate:
     scores: list[float] = field(default_factory=list)
     leads: list[float] = field(default_factory=list)
     points: list[float] = field(default_factory=list)
+    chances: list[float] = field(default_factory=list)
 
     def add(self, result: Result) -> None:
         """Record the result of one more world."""
         self.values.append(result.value)
+        self.chances.append(result.value if result.chance is None else result.chance)
         self.scores.append(result.score)
         self.leads.append(result.lead)
         self.points.append(result.points)
@@ -234,6 +239,10 @@ class Candidate:
     def error(self) -> float | None:
         """The standard error of the mean result (None with fewer than two)."""
         return standard_error(self.values)
+
+    def chance(self) -> float:
+        """The mean chance (0 before any)."""
+        return mean(self.chances)
 
 
 def mean(values: Sequence[float]) -> float:
@@ -355,7 +364,13 @@ class WorldSearch:
         if self.worlds:
             for candidate in played:
                 if len(candidate.values) > self.worlds:
-                    for series in (candidate.values, candidate.scores, candidate.leads, candidate.points):
+                    for series in (
+                        candidate.values,
+                        candidate.chances,
+                        candidate.scores,
+                        candidate.leads,
+                        candidate.points,
+                    ):
                         series.pop()
         return False
 
@@ -557,11 +572,11 @@ class SearchPlayer:
 
 @dataclass(frozen=True)
 class Weighed:
-    """One weighed move: its mean ``value`` (the mover's expected result, 0 to 1: about the
-    chance of winning for two players), ``score`` and ``lead`` (the mover's expected score and
+    """One weighed move: its mean ``value`` (the mover's chance, 0 to 1: of winning, for two
+    players; see :class:`~games.ai.profile.Result`), ``score`` and ``lead`` (the mover's expected score and
     score lead where the playouts ended: the end of the game, of the round in Tri-Ominos, or a
-    few moves on), the ``points`` it makes at once, each world's values (for paired
-    comparisons), and the standard errors of the means."""
+    few moves on), the ``points`` it makes at once, each world's chances (``values``, for paired
+    comparisons) and leads, and the standard errors of the means."""
 
     move: Any
     notation: str
@@ -637,13 +652,13 @@ def weighed_move(game: Game[Any, Any], world: Any, candidate: Candidate) -> Weig
     return Weighed(
         candidate.move,
         game.format_move(world, candidate.move),
-        candidate.mean(),
-        candidate.error(),
+        candidate.chance(),
+        standard_error(candidate.chances),
         mean(candidate.scores),
         mean(candidate.leads),
         standard_error(candidate.leads),
         mean(candidate.points),
-        tuple(candidate.values),
+        tuple(candidate.chances),
         tuple(candidate.leads),
     )
 
@@ -668,10 +683,10 @@ def summarize(search: WorldSearch, world: Any, ranked: list[Candidate], level: s
             c.move,
             game.format_move(world, c.move),
             visits=len(c.values),
-            value=c.mean() if c.values else None,
+            value=c.chance() if c.chances else None,
             points=mean(c.points),
             gain=c.gain if c.gain is not None else game.move_gain(world, c.move),
-            error=c.error(),
+            error=standard_error(c.chances),
             score=mean(c.scores) if c.scores else None,
             lead=mean(c.leads) if c.leads else None,
         )
@@ -700,5 +715,5 @@ def confidence(game: Game[Any, Any], world: Any, ranked: list[Candidate]) -> Con
     if not rivals or not best.values:
         return None
     runner = max(rivals, key=lambda c: (len(c.values), c.mean(), -c.rank))
-    gap, error, count = paired(best.values, runner.values)
+    gap, error, count = paired(best.chances, runner.chances)
     return Confidence(game.format_move(world, runner.move), gap, error, count)

@@ -65,6 +65,7 @@ class TileUp(Game[State, Move]):
         playout=lambda game, state, rng: heuristics.plan_move(state),
         order=lambda game, state, moves: heuristics.plan_first(moves, state),
         expert=lambda game, state: heuristics.settled_move(state),
+        chance=lambda game, state, seat: heuristics.win_chance(state, seat),
     )
 
     # -- hooks -----------------------------------------------------------------------------

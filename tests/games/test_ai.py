@@ -295,6 +295,41 @@ def test_a_searched_decision_says_how_sure_it_is() -> None:
         )
 
 
+def test_hints_report_chances_and_the_search_decides_by_values() -> None:
+    """A profile's ``chance`` (a calibrated chance of the position where a playout stopped) is
+    what a decision reports, as values, errors and the gap to the runner-up; the move, which the
+    search ranks by its own values, is the same with or without it."""
+    game = registry.get("tileup")
+    budget = Budget(playouts=40, seconds=None)
+    plain = dataclasses.replace(ai.profile_of(game), chance=None)
+    found = 0
+    for state in decisions_along(game, seed=7, count=12):
+        calibrated = SearchPlayer(3, budget).decide(game, state)
+        raw = SearchPlayer(3, budget, plain).decide(game, state)
+        assert calibrated.move == raw.move and calibrated.playouts == raw.playouts
+        if calibrated.why != Why.SEARCH:
+            continue
+        found += 1
+        assert [c.notation for c in calibrated.choices] == [c.notation for c in raw.choices]
+        assert all(0 <= (c.value or 0) <= 1 for c in calibrated.choices)
+        assert calibrated.value != raw.value  # the chance model, not the logistic of evaluate
+    assert found
+
+
+def test_a_finished_playout_reports_its_result_as_the_chance() -> None:
+    """Where a playout ends the game, the chance is the seat's result, even when the search's
+    value mixes in the score lead (``margin``)."""
+    game = registry.get("geominos")
+    state = decisions_along(game, seed=3, count=1)[0]
+    seat = game.to_act(state)
+    finish = dataclasses.replace(ai.profile_of(game), horizon=10_000, margin=0.5)
+    world = SearchPlayer(1, SMALL, finish).search(game, state).sample()
+    move = game.legal_moves(world)[0]
+    result = ai.search.ProtocolPlayouts(game, world, seat, finish)(move, random.Random(1))
+    assert result.chance in (0.0, 0.5, 1.0)
+    assert result.value != result.chance or result.lead == 0
+
+
 def test_paired_differences() -> None:
     gap, error, count = paired([0.5, 0.7, 0.9], [0.4, 0.6, 0.6, 1.0])
     assert count == 3 and gap == pytest.approx(0.5 / 3)

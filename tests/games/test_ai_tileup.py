@@ -11,7 +11,7 @@ from games.tileup import GAME, Move, MoveKind, State
 from games.tileup import board as geo
 from games.tileup import heuristics as h
 from games.tileup.board import placement_problem
-from games.tileup.data import CORNERS, SHAPES, SQUARES, TILE_KINDS, orientations
+from games.tileup.data import CORNERS, SHAPES, SQUARES, TILE_KINDS, orientations, square_name
 from games.tileup.rules import scorable_cards
 from tests.games.test_tileup import base, sq, with_board, with_hand
 
@@ -156,3 +156,18 @@ def test_the_first_plans_are_those_of_every_site(players: int, seed: int) -> Non
                 assert h.plans(state, seat, most_missing, count=1) == every[:1]  # plan_move's
         state, _ = GAME.apply(state, h.plan_move(state))
         moves += 1
+
+
+def test_the_win_chance_is_a_chance_of_the_lead_that_grows_as_the_corners_close() -> None:
+    """The calibrated chance hints report (fitted on the planning policy's games): even at an
+    equal score, the two seats' chances add up to one, and a lead counts little until the
+    corners are nearly covered."""
+    start = base()
+    assert h.win_chance(start, 0) == pytest.approx(0.5)
+    ahead = replace(start, scores=(10, 0))
+    assert h.win_chance(ahead, 0) + h.win_chance(ahead, 1) == pytest.approx(1.0)
+    assert h.win_chance(ahead, 0) == pytest.approx(0.56, abs=0.01)
+    corners = {square_name(corner): "O5" for corner in CORNERS}
+    late = replace(with_board(base(), corners), scores=(10, 0))
+    assert h.corners_left(late.board) == 0
+    assert h.win_chance(late, 0) == pytest.approx(0.84, abs=0.01)
