@@ -146,14 +146,15 @@ def reliability(said: Sequence[float], results: Sequence[float]) -> list[tuple[s
     return bands
 
 
-def check_game(name: str, seed: int, share: float) -> list[dict[str, Any]]:
-    """One deal of ``check``: a line per decision asked (seat, chance, value, the seat's result)."""
+def check_game(name: str, seed: int, share: float, playouts: int | None = None) -> list[dict[str, Any]]:
+    """One deal of ``check``: a line per decision asked (seat, chance, value, the seat's result);
+    ``hard`` makes ``playouts`` playouts a decision (None: the game's default)."""
     game = get(name)
     profile = profile_of(game)
     state = game.new(2, game.Options(), seed=seed)
     rng, pick = random.Random(seed), random.Random(seed + 1)
     normals = [player_for("normal", seed * 31 + seat) for seat in range(2)]
-    hard = SearchPlayer(seed, Budget(seconds=None))
+    hard = SearchPlayer(seed, Budget(playouts=playouts, seconds=None))
     asked: list[dict[str, Any]] = []
     while (seat := game.to_act(state)) is not None:
         move = None

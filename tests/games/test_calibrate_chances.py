@@ -1,0 +1,46 @@
+"""``bench/calibrate_chances.py``: fitting a chance model and checking what hints say."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import pytest
+
+from bench import calibrate_chances as bench
+from games.tileup import heuristics
+
+
+def test_the_fit_finds_the_weights_that_made_the_results() -> None:
+    rng = random.Random(4)
+    rows = [(rng.uniform(-20, 20), rng.uniform(-20, 20)) for _ in range(4000)]
+    truth = (0.15, -0.05)
+    results = [1.0 if rng.random() < bench.logistic(truth[0] * a + truth[1] * b) else 0.0 for a, b in rows]
+    found = bench.fit_logistic(rows, results)
+    assert found == pytest.approx(truth, abs=0.02)
+
+
+def test_the_tileup_features_are_those_of_the_chance_model() -> None:
+    lead, closed = 12.0, 0.7
+    weights = heuristics.CHANCE_WEIGHTS
+    z = sum(w * x for w, x in zip(weights, bench.tileup_features(lead, closed), strict=True))
+    assert z == pytest.approx(lead * (weights[0] + weights[1] * closed + weights[2] * closed**4))
+
+
+def test_scores_and_bands() -> None:
+    brier, loss = bench.scores([0.5, 0.5], [1.0, 0.0])
+    assert brier == pytest.approx(0.25) and loss == pytest.approx(math.log(2))
+    bands = bench.reliability([0.1, 0.15, 0.9, 1.0], [0.0, 1.0, 1.0, 1.0])
+    assert bands == [("0-20 %", 2, pytest.approx(0.125), 0.5), ("80-100 %", 2, pytest.approx(0.95), 1.0)]
+
+
+def test_a_checked_game_keeps_what_a_hint_would_say_and_the_result() -> None:
+    lines = bench.check_game("geronimos", 98000, share=0.2, playouts=24)
+    assert lines == bench.check_game("geronimos", 98000, share=0.2, playouts=24)  # seeded
+    assert lines
+    for line in lines:
+        assert 0 <= line["chance"] <= 1 and 0 <= line["value"] <= 1
+        assert line["result"] in (0.0, 0.5, 1.0)
+    text = bench.summary(lines)
+    assert text.startswith(f"{len(lines)} decisions (seeds 98000-98000)")
+    assert "value: Brier" in text and "chance: Brier" in text
