@@ -8,10 +8,12 @@ playouts reach the end of the game. Where they stop short, a game may give its s
 ``chance``: a model of the seat's chance of winning the position where the playout stopped,
 fitted on games of the playout policy against itself.
 
-``fit tileup``: plays the planning policy against itself (``--games`` deals from ``--seed``, two
-players), takes a position every ``--every`` plies with the mover's lead and the corners' closed
-share, and fits the logistic model of :func:`games.tileup.heuristics.win_chance` by Newton's
-method. Prints the weights and the fit's log loss and Brier score beside a constant 50 %.
+``fit GAME``: plays ``--games`` deals from ``--seed`` (two players) with the game's playout
+policy in both seats, takes a position every ``--every`` plies with the features of the game's
+chance model, and fits its logistic weights by Newton's method: Tile Up!
+(:func:`games.tileup.heuristics.win_chance`: the mover's lead and the corners' closed share) and
+Puzz-Ominos (:func:`games.puzzominos.game.win_chance`: both seats' lead, whose turn it is and the
+pieces played). Prints the weights and the fit's log loss and Brier score beside a constant 50 %.
 
 ``check GAME``: plays ``--games`` deals from ``--seed`` with the game's playout policy in both
 seats (``normal`` where the game has none). At a share (``--share``) of the decisions with a
@@ -21,7 +23,8 @@ are kept with the seat. At the end each is scored against what the seat won (1, 
 shared win, 0): Brier score, log loss and a table of what was said against what came true.
 The chance assumes both seats play on like the playouts, and so do these games.
 
-Run: ``.venv/bin/python bench/calibrate_chances.py fit tileup --seed 94000 --games 300`` and
+Run: ``.venv/bin/python bench/calibrate_chances.py fit tileup --seed 94000 --games 300``,
+``... fit puzzominos --seed 95000 --games 150 --every 1`` and
 ``... check tileup --seed 98000 --games 60 --out c.jsonl`` (``--summary`` reads a file only).
 """
 
@@ -49,31 +52,75 @@ from games.tileup import heuristics  # noqa: E402
 BINS = (0.0, 0.2, 0.4, 0.6, 0.8, 1.0)
 
 
-def tileup_positions(seeds: Sequence[int], every: int) -> list[tuple[float, float, float]]:
-    """``(lead, closed, result)`` for the mover at every ``every``-th ply of the planning
-    policy's games against itself, ``result`` being what the mover won in the end."""
+Row = tuple[tuple[float, ...], float]
+"""A position's features for the seat it is taken for, and what that seat won in the end."""
+
+
+def tileup_positions(seeds: Sequence[int], every: int) -> list[Row]:
+    """The features of :func:`games.tileup.heuristics.win_chance` for the mover at every
+    ``every``-th ply of the planning policy's games against itself."""
     game = get("tileup")
-    rows: list[tuple[float, float, float]] = []
+    rows: list[Row] = []
     for seed in seeds:
         state = game.new(2, game.Options(), seed=seed)
-        taken: list[tuple[int, float, float]] = []
+        taken: list[tuple[int, tuple[float, ...]]] = []
         ply = 0
         while (seat := game.to_act(state)) is not None:
             if ply % every == 0:
                 lead = state.scores[seat] - state.scores[1 - seat]
                 closed = 1 - min(heuristics.corners_left(state.board), 36) / 36
-                taken.append((seat, float(lead), closed))
+                taken.append((seat, tileup_features(float(lead), closed)))
             state, _ = game.play_unchecked(state, heuristics.plan_move(state))
             ply += 1
-        outcome = game.outcome(state)
-        assert outcome is not None
-        rows += [(lead, closed, rank_result(outcome, seat)) for seat, lead, closed in taken]
+        rows += finished(game, state, taken)
     return rows
 
 
 def tileup_features(lead: float, closed: float) -> tuple[float, ...]:
     """The features of :func:`games.tileup.heuristics.win_chance`, in its weights' order."""
     return (lead, lead * closed, lead * closed**4)
+
+
+def puzzominos_positions(seeds: Sequence[int], every: int) -> list[Row]:
+    """The features of :func:`games.puzzominos.game.win_chance` for both seats at every
+    ``every``-th ply of ``normal``'s games against itself."""
+    game = get("puzzominos")
+    rows: list[Row] = []
+    for seed in seeds:
+        state = game.new(2, game.Options(), seed=seed)
+        normals = [player_for("normal", seed * 31 + seat) for seat in range(2)]
+        taken: list[tuple[int, tuple[float, ...]]] = []
+        ply = 0
+        while (seat := game.to_act(state)) is not None:
+            if ply % every == 0:
+                taken += [(me, puzzominos_features(state, me)) for me in (0, 1)]
+            state, _ = game.play_unchecked(state, normals[seat].choose(game, state))
+            ply += 1
+        rows += finished(game, state, taken)
+    return rows
+
+
+def puzzominos_features(state: Any, seat: int) -> tuple[float, ...]:
+    """The features of :func:`games.puzzominos.game.win_chance`, in its weights' order."""
+    played = state.pieces_played
+    lead = float(state.scores[seat] - state.scores[1 - seat])
+    share = sum(played) / 28
+    tempo = 0.0 if state.to_act is None else 1.0 if state.to_act == seat else -1.0
+    return (lead, lead * share, tempo, tempo * share, float(played[seat] - played[1 - seat]))
+
+
+def finished(game: Any, state: Any, taken: list[tuple[int, tuple[float, ...]]]) -> list[Row]:
+    """The positions ``taken`` (seat, features) with what each seat won in the finished ``state``."""
+    outcome = game.outcome(state)
+    assert outcome is not None
+    return [(features, rank_result(outcome, seat)) for seat, features in taken]
+
+
+FITS: dict[str, Callable[[Sequence[int], int], list[Row]]] = {
+    "tileup": tileup_positions,
+    "puzzominos": puzzominos_positions,
+}
+"""The games with a fitted chance model, and how their positions are taken."""
 
 
 def logistic(z: float) -> float:
@@ -207,11 +254,13 @@ def summary(lines: list[dict[str, Any]]) -> str:
     return "\n".join(text)
 
 
-def fit_tileup(seed: int, games: int, every: int, out: Callable[[str], None] = print) -> list[float]:
-    """``fit tileup``: fit and print the weights."""
-    rows = tileup_positions(range(seed, seed + games), every)
-    features = [tileup_features(lead, closed) for lead, closed, _ in rows]
-    results = [result for _, _, result in rows]
+def fit_chances(
+    name: str, seed: int, games: int, every: int, out: Callable[[str], None] = print
+) -> list[float]:
+    """``fit GAME``: fit and print the weights of the game's chance model."""
+    rows = FITS[name](range(seed, seed + games), every)
+    features = [row for row, _ in rows]
+    results = [result for _, result in rows]
     weights = fit_logistic(features, results)
     said = [logistic(sum(w * x for w, x in zip(weights, row, strict=True))) for row in features]
     brier, loss = scores(said, results)
@@ -233,9 +282,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--summary", action="store_true", help="check: only print the file's summary")
     args = parser.parse_args(argv)
     if args.mode == "fit":
-        if args.game != "tileup":
-            parser.error("only tileup has a fitted chance model")
-        fit_tileup(args.seed, args.games, args.every)
+        if args.game not in FITS:
+            parser.error(f"the games with a fitted chance model: {', '.join(FITS)}")
+        fit_chances(args.game, args.seed, args.games, args.every)
         return 0
     if args.out is None:
         parser.error("check needs --out")

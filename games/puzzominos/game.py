@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
@@ -10,6 +11,25 @@ from games.core import Events, Game, Outcome, Seat, counted, evolve, with_note
 from games.puzzominos import notation, rules
 from games.puzzominos.state import SET_SIZE, Move, MoveKind, Placement, State
 from games.puzzominos.state import Options as PuzzOptions
+
+CHANCE_WEIGHTS = (0.3043, 0.547, -0.0041, 1.0483, -0.5177)
+"""The weights of :func:`win_chance` on the lead, the lead times the share of the 28 pieces
+played, the tempo (1 when the seat is to act, -1 when the other is), the tempo times that share,
+and the seat's pieces played less the other's: fitted by ``bench/calibrate_chances.py fit
+puzzominos`` on ``normal``'s games against itself, seeds 95000-95149 (every position)."""
+
+
+def win_chance(state: State, seat: Seat) -> float:
+    """``seat``'s chance of winning ``state`` if both seats play on like ``normal``: a logistic
+    model of the lead, whose turn it is and the pieces played (the search judges a position two
+    moves on, where a lead counts less early and the seat to act is about to score)."""
+    played = state.pieces_played
+    lead = state.scores[seat] - state.scores[1 - seat]
+    share = sum(played) / (2 * SET_SIZE)
+    tempo = 0.0 if state.to_act is None else 1.0 if state.to_act == seat else -1.0
+    features = (lead, lead * share, tempo, tempo * share, played[seat] - played[1 - seat])
+    z = sum(weight * feature for weight, feature in zip(CHANCE_WEIGHTS, features, strict=True))
+    return 1 / (1 + math.exp(-max(-60.0, min(60.0, z))))
 
 
 class PuzzOminos(Game[State, Move]):
@@ -27,6 +47,7 @@ class PuzzOminos(Game[State, Move]):
         playouts=40,  # 200 took 8.6 s of processor a decision on average: too slow
         horizon=2,
         scale=4.0,
+        chance=lambda game, state, seat: win_chance(state, seat),
     )
     summary = (
         "Red and Blue each have the 12 pentominoes plus two Free Turn pieces, V3 and T4; a coin "

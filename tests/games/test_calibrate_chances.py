@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 
 import pytest
 
 from bench import calibrate_chances as bench
+from games.puzzominos.game import CHANCE_WEIGHTS, win_chance
+from games.registry import get
 from games.tileup import heuristics
 
 
@@ -44,3 +47,26 @@ def test_a_checked_game_keeps_what_a_hint_would_say_and_the_result() -> None:
     text = bench.summary(lines)
     assert text.startswith(f"{len(lines)} decisions (seeds 98000-98000)")
     assert "value: Brier" in text and "chance: Brier" in text
+
+
+def test_puzzominos_chances_follow_the_lead_the_tempo_and_the_pieces() -> None:
+    """Puzz-Ominos' chance model: the two seats' chances add up to one, the features are those
+    the fit takes, and a lead is worth something."""
+    game = get("puzzominos")
+    state = game.new(2, game.Options(), seed=3)
+    assert win_chance(state, 0) + win_chance(state, 1) == pytest.approx(1.0)
+    for seat in (0, 1):
+        z = sum(w * x for w, x in zip(CHANCE_WEIGHTS, bench.puzzominos_features(state, seat), strict=True))
+        assert win_chance(state, seat) == pytest.approx(bench.logistic(z))
+    ahead = dataclasses.replace(state, scores=(6, 0), to_act=None)
+    assert win_chance(ahead, 0) > 0.85
+    assert win_chance(ahead, 0) + win_chance(ahead, 1) == pytest.approx(1.0)
+
+
+def test_the_fits_take_positions_with_results() -> None:
+    rows = bench.FITS["puzzominos"]([95000], 10)
+    assert rows and all(
+        len(features) == len(CHANCE_WEIGHTS) and result in (0.0, 0.5, 1.0) for features, result in rows
+    )
+    rows = bench.FITS["tileup"]([94000], 40)
+    assert rows and all(len(features) == 3 for features, _ in rows)
