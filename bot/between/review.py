@@ -32,8 +32,9 @@ from games import ai, records
 from games.core import Game
 from games.records import RESIGN, TIMEOUT, Record
 
-VERSION = 1
-"""The stored reviews' format and engine; a review stored with another version is made again."""
+VERSION = 2
+"""The stored reviews' format and engine; a review stored with another version is made again
+(2: a move's loss is in calibrated chances, see :class:`games.ai.profile.Result`)."""
 MAX_PLIES = 5_000
 """A safety bound on one playout to the end of a game."""
 MISTAKES = 3
