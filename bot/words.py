@@ -516,11 +516,18 @@ def hint_message(session: Session, decision: ai.Decision, command: str) -> str:
 
 def _sureness(confidence: ai.Confidence | None) -> str:
     """How sure the hint is, from the search's paired results against the next best move: the
-    gap in chances with its 95 % margin (two standard errors), or a close call."""
+    gap in chances with its 95 % margin (two standard errors; none after an exact search, where
+    one playout of each move says all), or a close call."""
     if confidence is None:
         return ""
     rival = f"`{confidence.runner_up}`"
     gap = round(confidence.gap * 100)
+    if confidence.error == 0:  # an exact search: the gap is all there is to know
+        return (
+            f"better than {rival} (chances +{gap} %)"
+            if gap > 0
+            else f"a close call: {rival} is about as good"
+        )
     margin = max(1, round(2 * confidence.error * 100)) if math.isfinite(confidence.error) else None
     if confidence.z < 1 or gap <= 0 or margin is None:
         return f"a close call: {rival} is about as good"

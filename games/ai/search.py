@@ -704,16 +704,22 @@ def summarize(search: WorldSearch, world: Any, ranked: list[Candidate], level: s
         playouts=search.deadline.playouts,
         worlds=search.worlds,
         seconds=search.deadline.elapsed(),
-        confidence=confidence(game, world, ranked),
+        confidence=confidence(game, world, ranked, search.exact),
     )
 
 
-def confidence(game: Game[Any, Any], world: Any, ranked: list[Candidate]) -> Confidence | None:
+def confidence(
+    game: Game[Any, Any], world: Any, ranked: list[Candidate], exact: bool = False
+) -> Confidence | None:
     """How sure the search is of ``ranked[0]``: its gap to the runner-up (the rival that stayed
-    in the race longest, the better of those), paired over the worlds both played."""
+    in the race longest, the better of those), paired over the worlds both played. In an
+    ``exact`` search (no hidden information, no chance) the one playout of each move is all
+    there is to know: the gap has no error."""
     best, rivals = ranked[0], [c for c in ranked[1:] if c.values]
     if not rivals or not best.values:
         return None
     runner = max(rivals, key=lambda c: (len(c.values), c.mean(), -c.rank))
     gap, error, count = paired(best.chances, runner.chances)
+    if exact:
+        error = 0.0
     return Confidence(game.format_move(world, runner.move), gap, error, count)

@@ -93,6 +93,8 @@ async def test_whole_duel_with_free_turns_one_board_per_turn(
     assert blue is not red
     hint = private(await blue.slash(thread, "puzzominos hint"))
     assert "would play" in hint.content
+    assert "better than `" in hint.content or "a close call: `" in hint.content, "how sure the hint is"
+    assert "± " not in hint.content, "an exact search's gap has no margin"
     free = await table.suggestions(blue, "play", "move", "t4")
     await table.command(blue, "play", move=free[0])
     assert "Free Turn" in last_board(thread).content

@@ -330,6 +330,19 @@ def test_a_finished_playout_reports_its_result_as_the_chance() -> None:
     assert result.value != result.chance or result.lead == 0
 
 
+def test_an_exact_search_is_sure_of_its_gap() -> None:
+    """Without hidden information or chance (Puzz-Ominos), one playout of each move is all
+    there is to know: the gap to the runner-up has no error."""
+    game = registry.get("puzzominos")
+    found = 0
+    for state in decisions_along(game, seed=2, count=3):
+        decision = SearchPlayer(1, SMALL).decide(game, state)
+        if decision.why == Why.SEARCH and decision.confidence is not None:
+            assert decision.confidence.error == 0.0 and decision.confidence.worlds == 1
+            found += 1
+    assert found
+
+
 def test_paired_differences() -> None:
     gap, error, count = paired([0.5, 0.7, 0.9], [0.4, 0.6, 0.6, 1.0])
     assert count == 3 and gap == pytest.approx(0.5 / 3)
