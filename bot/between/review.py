@@ -130,7 +130,7 @@ def review_decision(
         "best": verdict.notation,
         "agreed": verdict.agreed,
         "loss": None if math.isnan(verdict.loss) else round(verdict.loss, 4),
-        "error": verdict.error,
+        "error": verdict.error if verdict.error is not None and math.isfinite(verdict.error) else None,
         "points_played": _points_now(game, state, seat, played),
         "points_best": _points_now(game, state, seat, verdict.best),
         "gave_played": _gave_away(game, samples, seat, played, rng),

@@ -4,6 +4,7 @@ and why (points now, what it sets up, what the next player could take), names as
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -31,7 +32,7 @@ def loss_words(loss: float, error: float | None, players: int) -> str:
         if players == 2
         else f"an expected place about {percent} % worse"
     )
-    if error:
+    if error and math.isfinite(error):
         what += f" (± {max(1, round(100 * error))} %)"
     return what
 

@@ -548,7 +548,9 @@ class SearchPlayer:
             if not finished:
                 break
         weighed = tuple(weighed_move(game, search.first_world, c) for c in candidates)
-        return Weighing(search.seat, weighed, search.worlds, deadline.playouts, deadline.elapsed())
+        return Weighing(
+            search.seat, weighed, search.worlds, deadline.playouts, deadline.elapsed(), exact=search.exact
+        )
 
     def review(self, game: Game[Any, Any], state: Any, played: Any, seat: int | None = None) -> Review:
         """How ``played`` (a legal move of the seat to act) compares with this player's own
@@ -593,13 +595,16 @@ class Weighed:
 @dataclass(frozen=True)
 class Weighing:
     """Moves weighed on the same worlds (:meth:`SearchPlayer.weigh`): per move a
-    :class:`Weighed`, in the order given; how many ``worlds`` and ``playouts``; ``seconds``."""
+    :class:`Weighed`, in the order given; how many ``worlds`` and ``playouts``; ``seconds``;
+    ``exact`` when one playout of each move was all there is to know (no hidden information, no
+    chance: the gaps then have no error)."""
 
     seat: int
     moves: tuple[Weighed, ...]
     worlds: int
     playouts: int
     seconds: float = field(default=0.0, compare=False)
+    exact: bool = False
 
     def of(self, move: Any) -> Weighed:
         """The weighing of ``move``."""
@@ -613,13 +618,13 @@ class Weighing:
         over the same worlds, and the standard error of that difference (infinite with one
         world)."""
         found, error, _ = paired(self.of(better).values, self.of(worse).values)
-        return found, error
+        return found, 0.0 if self.exact else error
 
     def lead_gap(self, better: Any, worse: Any) -> tuple[float, float]:
         """Like :meth:`gap`, in expected score lead (the game's points; in Geominos, where
         points are bad, a lead is fewer points)."""
         found, error, _ = paired(self.of(better).leads, self.of(worse).leads)
-        return found, error
+        return found, 0.0 if self.exact else error
 
 
 @dataclass(frozen=True)

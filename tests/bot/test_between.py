@@ -371,3 +371,30 @@ def test_a_review_sees_only_what_the_player_saw() -> None:
     )
     assert first == second
     assert set(first) >= {"best", "loss", "points_played", "points_best", "gave_played", "expected", "setup"}
+
+
+def test_a_puzzominos_review_says_its_losses_without_an_endless_margin() -> None:
+    """Puzz-Ominos hides nothing and draws nothing, so the engine plays each move out once: its
+    losses have no error (not an infinite one, which broke the words and strict JSON)."""
+    import json
+
+    from bot.between.review import Decision, ReviewBudget, review_decision, summary
+    from bot.between.review_words import review_message
+    from games.ai import greedy_states
+
+    game = registry.get("puzzominos")
+    states = [
+        s for s in greedy_states(game, 2, 11) if game.to_act(s) is not None and len(game.legal_moves(s)) > 1
+    ]
+    reviewed = []
+    for number, state in enumerate(states[5:40:5], start=1):
+        seat = game.to_act(state)
+        move = game.format_move(state, game.legal_moves(state)[-1])
+        found = review_decision(game, Decision(number, number, state, move), seat, 3, 20, 2, chart=False)
+        assert found["error"] in (None, 0.0)
+        reviewed.append(found)
+    assert any(found["loss"] and found["loss"] > 0 for found in reviewed)
+    data = summary(game, 0, ["Ada", "Bo"], reviewed, [10, 8], 40, ReviewBudget(playouts=20, worlds=2))
+    json.dumps(data, allow_nan=False)  # PostgreSQL's JSON takes no Infinity
+    text = review_message(game, 7, ["Ada", "Bo"], data)
+    assert "less chance to win" in text and "±" not in text
