@@ -45,7 +45,7 @@ def _gave_words(names: Sequence[str], decision: dict[str, Any], lower_is_better:
     if lower_is_better:
         return (
             f"after `{decision['played']}`, {who}'s best reply scores {mine['points']:+g}, "
-            f"after `{decision['best']}` {best['points']:+g} (fewer is better)"
+            f"after `{decision['best']}` {best['points']:+g}, fewer being better"
         )
     if round(mine["points"]) == round(best["points"]):
         return ""
@@ -61,7 +61,10 @@ def mistake_words(game: Game[Any, Any], names: Sequence[str], decision: dict[str
     reasons = [points_words(game, decision["points_best"])]
     if setup:
         notation, points = setup[0]
-        reasons.append(f"it sets up `{notation}` next" + (f" ({round(points):+d})" if round(points) else ""))
+        # "for +5", not "(+5)": the reasons are already in parentheses
+        reasons.append(
+            f"it sets up `{notation}` next" + (f" for {round(points):+d}" if round(points) else "")
+        )
     gave = _gave_words(names, decision, game.lower_is_better)
     if gave:
         reasons.append(gave)

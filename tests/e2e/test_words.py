@@ -14,14 +14,22 @@ from typing import Any
 import pytest
 
 from bot import workers
+from bot.between.review import ReviewBudget
 from bot.client import TilehostBot
 from games import registry
 from rendering.common import recording_text
 from rendering.registry import renderer
-from tests.e2e.helpers import build_bot, game_state, make_world, only_game, posts, room, shown
+from tests.e2e.helpers import build_bot, game_state, make_world, only_game, posts, private, room, shown
 
 GAMES = ("geominos", "triominos", "geronimos", "puzzominos", "tileup", "puzzosolo")
-EXTENSIONS = ("cogs.lobby", "cogs.standings", *(f"cogs.{name}" for name in GAMES if name != "puzzosolo"))
+EXTENSIONS = (
+    "cogs.lobby",
+    "cogs.standings",
+    "cogs.between",
+    *(f"cogs.{name}" for name in GAMES if name != "puzzosolo"),
+)
+REVIEW = ReviewBudget(playouts=12, worlds=2, cap=400, least=4)
+"""A small review budget: the review's words are read, not its judgement."""
 SHORT = {"triominos": {"target": 200}, "geronimos": {"bag": 20}, "geominos": {"mode": "one"}}
 MAX_COMMANDS = 400
 PICTURE_EVERY = 3
@@ -158,6 +166,11 @@ async def test_every_text_a_player_reads_has_right_plurals_and_punctuation(
         reader.read("public", message.content)
     hand = shown(await person.slash(place, f"{'puzzominos' if name == 'puzzosolo' else name} rules"))
     reader.read("private", hand.content if hand is not None else None)
+    if name != "puzzosolo":  # a solitaire has no review
+        env.bot.service.reviews.budget = REVIEW
+        review = private(await person.slash(channel, "review", game_id=game_id))
+        assert review.content.startswith("🔎 **Review of"), review.content
+        reader.read("private", review.content)
     kinds = set(reader.seen.values())
     assert {"public", "private", "picture"} <= kinds and len(reader.seen) > 30, (kinds, len(reader.seen))
     reader.check()
