@@ -32,6 +32,8 @@ REVIEW = ReviewBudget(playouts=12, worlds=2, cap=400, least=4)
 """A small review budget: the review's words are read, not its judgement."""
 SHORT = {"triominos": {"target": 200}, "geronimos": {"bag": 20}, "geominos": {"mode": "one"}}
 MAX_COMMANDS = 400
+HINT_AT = 4
+"""The command before which the person asks for a hint (and reads it)."""
 PICTURE_EVERY = 3
 """The pictures are read after every third command (and at the end): their words repeat."""
 PERSON = "Zoë 🎲"
@@ -159,6 +161,10 @@ async def test_every_text_a_player_reads_has_right_plurals_and_punctuation(
             read_pictures(reader, session, seat)
         if game_state(db_path, game_id)[0] != "playing":
             break
+        if command == HINT_AT and name != "puzzosolo":
+            hint = private(await person.slash(place, f"{name} hint"))
+            assert hint.content.startswith("💡 The computer would play"), hint.content
+            reader.read("private", hint.content)
         await play_one(env, place, person, name, reader)
     read_pictures(reader, session, seat)
     assert game_state(db_path, game_id)[0] == "finished"
