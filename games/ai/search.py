@@ -236,10 +236,6 @@ class Candidate:
         """The mean result (0 before any)."""
         return mean(self.values)
 
-    def error(self) -> float | None:
-        """The standard error of the mean result (None with fewer than two)."""
-        return standard_error(self.values)
-
     def chance(self) -> float:
         """The mean chance (0 before any)."""
         return mean(self.chances)
@@ -616,7 +612,7 @@ class Weighing:
     def gap(self, better: Any, worse: Any) -> tuple[float, float]:
         """How much more ``better`` is worth than ``worse`` in expected result (0..1), paired
         over the same worlds, and the standard error of that difference (infinite with one
-        world)."""
+        world, unless the weighing is ``exact``: then none)."""
         found, error, _ = paired(self.of(better).values, self.of(worse).values)
         return found, 0.0 if self.exact else error
 

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from games.ai.profile import SearchProfile
+from games.ai.search import logistic
 from games.core import Events, Game, Outcome, Seat, counted, evolve, with_note
 from games.puzzominos import notation, rules
 from games.puzzominos.state import SET_SIZE, Move, MoveKind, Placement, State
@@ -28,8 +28,7 @@ def win_chance(state: State, seat: Seat) -> float:
     share = sum(played) / (2 * SET_SIZE)
     tempo = 0.0 if state.to_act is None else 1.0 if state.to_act == seat else -1.0
     features = (lead, lead * share, tempo, tempo * share, played[seat] - played[1 - seat])
-    z = sum(weight * feature for weight, feature in zip(CHANCE_WEIGHTS, features, strict=True))
-    return 1 / (1 + math.exp(-max(-60.0, min(60.0, z))))
+    return logistic(sum(weight * feature for weight, feature in zip(CHANCE_WEIGHTS, features, strict=True)))
 
 
 class PuzzOminos(Game[State, Move]):

@@ -7,11 +7,11 @@ game) and the others away from them.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
+from games.ai.search import logistic
 from games.tileup import board as geo
 from games.tileup.data import (
     CARD_LIMIT,
@@ -441,8 +441,7 @@ def win_chance(state: State, seat: int) -> float:
     lead = scores[seat] - max(others, default=0)
     closed = 1 - min(corners_left(state.board), START_CORNERS_LEFT) / START_CORNERS_LEFT
     first, middle, late = CHANCE_WEIGHTS
-    z = lead * (first + middle * closed + late * closed**4)
-    return 1 / (1 + math.exp(-max(-60.0, min(60.0, z))))
+    return logistic(lead * (first + middle * closed + late * closed**4))
 
 
 def plan_move(state: State) -> Move:
