@@ -13,7 +13,9 @@ policy in both seats, takes a position every ``--every`` plies with the features
 chance model, and fits its logistic weights by Newton's method: Tile Up!
 (:func:`games.tileup.heuristics.win_chance`: the mover's lead and the corners' closed share) and
 Puzz-Ominos (:func:`games.puzzominos.game.win_chance`: both seats' lead, whose turn it is and the
-pieces played). Prints the weights and the fit's log loss and Brier score beside a constant 50 %.
+pieces played) and Tri-Ominos (:func:`games.triominos.heuristic.win_chance`: both seats' lead over
+the target at every round's end, the targets cycling through 200 to 500). Prints the weights
+and the fit's log loss and Brier score beside a constant 50 %.
 
 ``check GAME``: plays ``--games`` deals from ``--seed`` with the game's playout policy in both
 seats (``normal`` where the game has none). At a share (``--share``) of the decisions with a
@@ -24,7 +26,8 @@ shared win, 0): Brier score, log loss and a table of what was said against what 
 The chance assumes both seats play on like the playouts, and so do these games.
 
 Run: ``.venv/bin/python bench/calibrate_chances.py fit tileup --seed 94000 --games 300``,
-``... fit puzzominos --seed 95000 --games 150 --every 1`` and
+``... fit puzzominos --seed 95000 --games 150 --every 1``, ``... fit triominos --seed 97000
+--games 600`` and
 ``... check tileup --seed 98000 --games 60 --out c.jsonl`` (``--summary`` reads a file only).
 """
 
@@ -109,6 +112,33 @@ def puzzominos_features(state: Any, seat: int) -> tuple[float, ...]:
     return (lead, lead * share, tempo, tempo * share, float(played[seat] - played[1 - seat]))
 
 
+TRIOMINOS_TARGETS = (200, 300, 400, 500)
+"""The targets the Tri-Ominos fit's deals cycle through (deal ``seed`` plays to the
+``seed % 4``-th)."""
+
+
+def triominos_positions(seeds: Sequence[int], every: int) -> list[Row]:
+    """The feature of :func:`games.triominos.heuristic.win_chance` (the lead over the target)
+    for both seats at every round's end of ``normal``'s games against itself (where the search's
+    playouts stop), the targets cycling; ``every`` is not used (every round end is taken)."""
+    del every
+    game = get("triominos")
+    rows: list[Row] = []
+    for seed in seeds:
+        target = TRIOMINOS_TARGETS[seed % len(TRIOMINOS_TARGETS)]
+        state = game.new(2, game.Options(target=target), seed=seed)
+        normals = [player_for("normal", seed * 31 + seat) for seat in range(2)]
+        taken: list[tuple[int, tuple[float, ...]]] = []
+        round_number = state.round
+        while (seat := game.to_act(state)) is not None:
+            state, _ = game.play_unchecked(state, normals[seat].choose(game, state))
+            if game.to_act(state) is not None and state.round != round_number:
+                round_number = state.round
+                taken += [(me, ((state.scores[me] - state.scores[1 - me]) / target,)) for me in (0, 1)]
+        rows += finished(game, state, taken)
+    return rows
+
+
 def finished(game: Any, state: Any, taken: list[tuple[int, tuple[float, ...]]]) -> list[Row]:
     """The positions ``taken`` (seat, features) with what each seat won in the finished ``state``."""
     outcome = game.outcome(state)
@@ -119,6 +149,7 @@ def finished(game: Any, state: Any, taken: list[tuple[int, tuple[float, ...]]]) 
 FITS: dict[str, Callable[[Sequence[int], int], list[Row]]] = {
     "tileup": tileup_positions,
     "puzzominos": puzzominos_positions,
+    "triominos": triominos_positions,
 }
 """The games with a fitted chance model, and how their positions are taken."""
 

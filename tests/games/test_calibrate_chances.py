@@ -70,3 +70,13 @@ def test_the_fits_take_positions_with_results() -> None:
     )
     rows = bench.FITS["tileup"]([94000], 40)
     assert rows and all(len(features) == 3 for features, _ in rows)
+
+
+def test_triominos_chances_weigh_the_lead_against_the_target() -> None:
+    from games.triominos.heuristic import win_chance as triominos_chance
+
+    assert triominos_chance(0, 400) == pytest.approx(0.5)
+    assert triominos_chance(50, 400) + triominos_chance(-50, 400) == pytest.approx(1.0)
+    assert 0.55 < triominos_chance(50, 400) < 0.65 < triominos_chance(50, 200)
+    rows = bench.FITS["triominos"]([97000, 97001], 1)
+    assert rows and all(len(features) == 1 and result in (0.0, 0.5, 1.0) for features, result in rows)
