@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import json
 import math
 import random
 import sys
@@ -46,6 +45,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench import jsonl  # noqa: E402
 from games.ai import Budget, player_for  # noqa: E402
 from games.ai.profile import profile_of  # noqa: E402
 from games.ai.search import SearchPlayer, rank_result  # noqa: E402
@@ -321,11 +321,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("check needs --out")
     if not args.summary:
         for seed in range(args.seed, args.seed + args.games):
-            with args.out.open("a") as file:
-                for line in check_game(args.game, seed, args.share):
-                    file.write(json.dumps(line) + "\n")
-    lines = [json.loads(text) for text in args.out.read_text().splitlines() if text.strip()]
-    print(summary(lines))
+            jsonl.append(args.out, check_game(args.game, seed, args.share), echo=False)
+    print(summary(jsonl.read(args.out)))
     return 0
 
 

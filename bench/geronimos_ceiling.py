@@ -33,7 +33,6 @@ in ``ceiling``, about 20 s in ``advantage``). ``--summary`` prints a file's summ
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import sys
 from collections.abc import Sequence
@@ -43,6 +42,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench import jsonl  # noqa: E402
 from games.ai import Budget, player_for  # noqa: E402
 from games.ai.profile import profile_of  # noqa: E402
 from games.ai.search import SearchPlayer, mean, standard_error  # noqa: E402
@@ -192,11 +192,8 @@ def main(argv: list[str] | None = None) -> int:
                 line = ceiling_game(args.seed + number)
             else:
                 line = advantage_game(args.seed, args.first + number)
-            with args.out.open("a") as file:
-                file.write(json.dumps(line) + "\n")
-            print(json.dumps(line), flush=True)
-    lines = [json.loads(text) for text in args.out.read_text().splitlines() if text.strip()]
-    print(summary(lines))
+            jsonl.append(args.out, [line])
+    print(summary(jsonl.read(args.out)))
     return 0
 
 

@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import json
 import random
 import sys
 from collections.abc import Sequence
@@ -44,6 +43,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench import jsonl  # noqa: E402
 from games.ai import Budget  # noqa: E402
 from games.ai.profile import profile_of  # noqa: E402
 from games.ai.search import SearchPlayer, mean, rank_result, standard_error  # noqa: E402
@@ -202,12 +202,8 @@ def main(argv: list[str] | None = None) -> int:
                 found = ceiling_game(args.seed + number, args.every, args.worlds)
             else:
                 found = [switches_game(args.seed, args.first + number, profile, args.worlds)]
-            with args.out.open("a") as file:
-                for line in found:
-                    file.write(json.dumps(line) + "\n")
-                    print(json.dumps(line), flush=True)
-    lines = [json.loads(text) for text in args.out.read_text().splitlines() if text.strip()]
-    print(summary(lines))
+            jsonl.append(args.out, found)
+    print(summary(jsonl.read(args.out)))
     return 0
 
 
