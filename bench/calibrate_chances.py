@@ -17,13 +17,14 @@ pieces played) and Tri-Ominos (:func:`games.triominos.heuristic.win_chance`: bot
 the target at every round's end, the targets cycling through 200 to 500). Prints the weights
 and the fit's log loss and Brier score beside a constant 50 %.
 
-``check GAME``: plays ``--games`` deals from ``--seed`` with the game's playout policy in both
-seats (``normal`` where the game has none). At a share (``--share``) of the decisions with a
-choice, ``hard`` (the game's default playouts, no time cap) decides: its move is played, and its
-move's mean chance (what a hint says now) and mean value (what hints said before the chances)
-are kept with the seat. At the end each is scored against what the seat won (1, a half for a
-shared win, 0): Brier score, log loss and a table of what was said against what came true.
-The chance assumes both seats play on like the playouts, and so do these games.
+``check GAME``: plays ``--games`` deals from ``--seed`` (``--players``, two by default) with the
+game's playout policy in every seat (``normal`` where the game has none). At a share
+(``--share``) of the decisions with a choice, ``hard`` (the game's default playouts, no time
+cap) decides: its move is played, and its move's mean chance (what a hint says now) and mean
+value (what hints said before the chances) are kept with the seat. At the end each is scored
+against what the seat won (1, a half for a shared win, 0; with more players, the share of the
+others it beat): Brier score, log loss and a table of what was said against what came true.
+The chance assumes every seat plays on like the playouts, and so do these games.
 
 Run: ``.venv/bin/python bench/calibrate_chances.py fit tileup --seed 94000 --games 300``,
 ``... fit puzzominos --seed 95000 --games 150 --every 1``, ``... fit triominos --seed 97000
@@ -224,14 +225,17 @@ def reliability(said: Sequence[float], results: Sequence[float]) -> list[tuple[s
     return bands
 
 
-def check_game(name: str, seed: int, share: float, playouts: int | None = None) -> list[dict[str, Any]]:
-    """One deal of ``check``: a line per decision asked (seat, chance, value, the seat's result);
-    ``hard`` makes ``playouts`` playouts a decision (None: the game's default)."""
+def check_game(
+    name: str, seed: int, share: float, playouts: int | None = None, players: int = 2
+) -> list[dict[str, Any]]:
+    """One deal of ``check`` for ``players``: a line per decision asked (seat, chance, value, the
+    seat's result: for more than two players, the share of the others it beat); ``hard`` makes
+    ``playouts`` playouts a decision (None: the game's default)."""
     game = get(name)
     profile = profile_of(game)
-    state = game.new(2, game.Options(), seed=seed)
+    state = game.new(players, game.Options(), seed=seed)
     rng, pick = random.Random(seed), random.Random(seed + 1)
-    normals = [player_for("normal", seed * 31 + seat) for seat in range(2)]
+    normals = [player_for("normal", seed * 31 + seat) for seat in range(players)]
     hard = SearchPlayer(seed, Budget(playouts=playouts, seconds=None))
     asked: list[dict[str, Any]] = []
     while (seat := game.to_act(state)) is not None:
@@ -309,6 +313,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=1)
     parser.add_argument("--every", type=int, default=5, help="fit: a position every this many plies")
     parser.add_argument("--share", type=float, default=0.05, help="check: the share of decisions asked")
+    parser.add_argument("--players", type=int, default=2, help="check: how many players")
     parser.add_argument("--out", type=Path, help="check: the results file (appended to)")
     parser.add_argument("--summary", action="store_true", help="check: only print the file's summary")
     args = parser.parse_args(argv)
@@ -321,7 +326,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("check needs --out")
     if not args.summary:
         for seed in range(args.seed, args.seed + args.games):
-            jsonl.append(args.out, check_game(args.game, seed, args.share), echo=False)
+            found = check_game(args.game, seed, args.share, players=args.players)
+            jsonl.append(args.out, found, echo=False)
     print(summary(jsonl.read(args.out)))
     return 0
 

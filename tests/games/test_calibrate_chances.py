@@ -80,3 +80,8 @@ def test_triominos_chances_weigh_the_lead_against_the_target() -> None:
     assert 0.55 < triominos_chance(50, 400) < 0.65 < triominos_chance(50, 200)
     rows = bench.FITS["triominos"]([97000, 97001], 1)
     assert rows and all(len(features) == 1 and result in (0.0, 0.5, 1.0) for features, result in rows)
+
+
+def test_a_check_may_seat_more_players() -> None:
+    lines = bench.check_game("tileup", 98500, share=0.02, playouts=12, players=3)
+    assert lines and all(line["result"] in (0.0, 0.25, 0.5, 0.75, 1.0) for line in lines)
