@@ -50,6 +50,7 @@ from bench import jsonl  # noqa: E402
 from games.ai import Budget, player_for  # noqa: E402
 from games.ai.profile import profile_of  # noqa: E402
 from games.ai.search import SearchPlayer, rank_result  # noqa: E402
+from games.puzzominos import game as puzzominos  # noqa: E402
 from games.registry import get  # noqa: E402
 from games.tileup import heuristics  # noqa: E402
 
@@ -71,18 +72,11 @@ def tileup_positions(seeds: Sequence[int], every: int) -> list[Row]:
         ply = 0
         while (seat := game.to_act(state)) is not None:
             if ply % every == 0:
-                lead = state.scores[seat] - state.scores[1 - seat]
-                closed = 1 - min(heuristics.corners_left(state.board), 36) / 36
-                taken.append((seat, tileup_features(float(lead), closed)))
+                taken.append((seat, heuristics.chance_features(state, seat)))
             state, _ = game.play_unchecked(state, heuristics.plan_move(state))
             ply += 1
         rows += finished(game, state, taken)
     return rows
-
-
-def tileup_features(lead: float, closed: float) -> tuple[float, ...]:
-    """The features of :func:`games.tileup.heuristics.win_chance`, in its weights' order."""
-    return (lead, lead * closed, lead * closed**4)
 
 
 def puzzominos_positions(seeds: Sequence[int], every: int) -> list[Row]:
@@ -97,20 +91,11 @@ def puzzominos_positions(seeds: Sequence[int], every: int) -> list[Row]:
         ply = 0
         while (seat := game.to_act(state)) is not None:
             if ply % every == 0:
-                taken += [(me, puzzominos_features(state, me)) for me in (0, 1)]
+                taken += [(me, puzzominos.chance_features(state, me)) for me in (0, 1)]
             state, _ = game.play_unchecked(state, normals[seat].choose(game, state))
             ply += 1
         rows += finished(game, state, taken)
     return rows
-
-
-def puzzominos_features(state: Any, seat: int) -> tuple[float, ...]:
-    """The features of :func:`games.puzzominos.game.win_chance`, in its weights' order."""
-    played = state.pieces_played
-    lead = float(state.scores[seat] - state.scores[1 - seat])
-    share = sum(played) / 28
-    tempo = 0.0 if state.to_act is None else 1.0 if state.to_act == seat else -1.0
-    return (lead, lead * share, tempo, tempo * share, float(played[seat] - played[1 - seat]))
 
 
 TRIOMINOS_TARGETS = (200, 300, 400, 500)

@@ -19,15 +19,20 @@ and the seat's pieces played less the other's: fitted by ``bench/calibrate_chanc
 puzzominos`` on ``normal``'s games against itself, seeds 95000-95149 (every position)."""
 
 
-def win_chance(state: State, seat: Seat) -> float:
-    """``seat``'s chance of winning ``state`` if both seats play on like ``normal``: a logistic
-    model of the lead, whose turn it is and the pieces played (the search judges a position two
-    moves on, where a lead counts less early and the seat to act is about to score)."""
+def chance_features(state: State, seat: Seat) -> tuple[float, ...]:
+    """What :func:`win_chance` weighs, in :data:`CHANCE_WEIGHTS`' order."""
     played = state.pieces_played
     lead = state.scores[seat] - state.scores[1 - seat]
     share = sum(played) / (2 * SET_SIZE)
     tempo = 0.0 if state.to_act is None else 1.0 if state.to_act == seat else -1.0
-    features = (lead, lead * share, tempo, tempo * share, played[seat] - played[1 - seat])
+    return (lead, lead * share, tempo, tempo * share, played[seat] - played[1 - seat])
+
+
+def win_chance(state: State, seat: Seat) -> float:
+    """``seat``'s chance of winning ``state`` if both seats play on like ``normal``: a logistic
+    model of the lead, whose turn it is and the pieces played (the search judges a position two
+    moves on, where a lead counts less early and the seat to act is about to score)."""
+    features = chance_features(state, seat)
     return logistic(sum(weight * feature for weight, feature in zip(CHANCE_WEIGHTS, features, strict=True)))
 
 

@@ -414,14 +414,20 @@ def plans(state: State, seat: int, most_missing: int = 0, count: int | None = No
     return list(_plans(state.board, held, scorable_cards(state, seat), most_missing, count))
 
 
+def lead_and_closed(state: State, seat: int) -> tuple[int, float]:
+    """``seat``'s lead over the best other seat still playing, and the share of the way to the
+    corners already covered (0 at the start, 1 once every corner is covered)."""
+    scores = state.scores
+    others = [scores[other] for other in range(len(scores)) if other != seat and other not in state.forfeited]
+    closed = 1 - min(corners_left(state.board), START_CORNERS_LEFT) / START_CORNERS_LEFT
+    return scores[seat] - max(others, default=0), closed
+
+
 def closing_value(state: State, seat: int) -> float:
     """The lead of ``seat`` over the best other seat, weighing more as the corners fill (the game
     nears its end, so a lead is likelier to hold): a leader gains by covering corners, the
     others by keeping them open."""
-    scores = state.scores
-    others = [scores[other] for other in range(len(scores)) if other != seat and other not in state.forfeited]
-    lead = scores[seat] - max(others, default=0)
-    closed = 1 - min(corners_left(state.board), START_CORNERS_LEFT) / START_CORNERS_LEFT
+    lead, closed = lead_and_closed(state, seat)
     return lead * (1 + CLOSING_WEIGHT * closed)
 
 
@@ -432,16 +438,19 @@ planning policy's games against itself, seeds 94000-94299 (two players, a positi
 plies)."""
 
 
+def chance_features(state: State, seat: int) -> tuple[float, float, float]:
+    """What :func:`win_chance` weighs, in :data:`CHANCE_WEIGHTS`' order: the lead, the lead times
+    the corners' closed share, and the lead times its fourth power."""
+    lead, closed = lead_and_closed(state, seat)
+    return (lead, lead * closed, lead * closed**4)
+
+
 def win_chance(state: State, seat: int) -> float:
     """``seat``'s chance of winning ``state`` if both seats play on with the planning policy: a
     logistic model of the lead, which says little until the corners close (a lead of 10 points
     is about 56 % at the start, 50 % halfway, 84 % with the corners all but covered)."""
-    scores = state.scores
-    others = [scores[other] for other in range(len(scores)) if other != seat and other not in state.forfeited]
-    lead = scores[seat] - max(others, default=0)
-    closed = 1 - min(corners_left(state.board), START_CORNERS_LEFT) / START_CORNERS_LEFT
-    first, middle, late = CHANCE_WEIGHTS
-    return logistic(lead * (first + middle * closed + late * closed**4))
+    features = chance_features(state, seat)
+    return logistic(sum(weight * feature for weight, feature in zip(CHANCE_WEIGHTS, features, strict=True)))
 
 
 def plan_move(state: State) -> Move:

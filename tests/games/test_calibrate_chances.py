@@ -9,7 +9,7 @@ import random
 import pytest
 
 from bench import calibrate_chances as bench
-from games.puzzominos.game import CHANCE_WEIGHTS, win_chance
+from games.puzzominos.game import CHANCE_WEIGHTS, chance_features, win_chance
 from games.registry import get
 from games.tileup import heuristics
 
@@ -23,11 +23,14 @@ def test_the_fit_finds_the_weights_that_made_the_results() -> None:
     assert found == pytest.approx(truth, abs=0.02)
 
 
-def test_the_tileup_features_are_those_of_the_chance_model() -> None:
-    lead, closed = 12.0, 0.7
-    weights = heuristics.CHANCE_WEIGHTS
-    z = sum(w * x for w, x in zip(weights, bench.tileup_features(lead, closed), strict=True))
-    assert z == pytest.approx(lead * (weights[0] + weights[1] * closed + weights[2] * closed**4))
+def test_the_tileup_chance_weighs_its_features() -> None:
+    state = get("tileup").new(2, get("tileup").Options(), seed=4)
+    state = dataclasses.replace(state, scores=(12, 0))
+    features = heuristics.chance_features(state, 0)
+    lead, closed = heuristics.lead_and_closed(state, 0)
+    assert features == pytest.approx((lead, lead * closed, lead * closed**4))
+    z = sum(w * x for w, x in zip(heuristics.CHANCE_WEIGHTS, features, strict=True))
+    assert heuristics.win_chance(state, 0) == pytest.approx(bench.logistic(z))
 
 
 def test_scores_and_bands() -> None:
@@ -56,7 +59,7 @@ def test_puzzominos_chances_follow_the_lead_the_tempo_and_the_pieces() -> None:
     state = game.new(2, game.Options(), seed=3)
     assert win_chance(state, 0) + win_chance(state, 1) == pytest.approx(1.0)
     for seat in (0, 1):
-        z = sum(w * x for w, x in zip(CHANCE_WEIGHTS, bench.puzzominos_features(state, seat), strict=True))
+        z = sum(w * x for w, x in zip(CHANCE_WEIGHTS, chance_features(state, seat), strict=True))
         assert win_chance(state, seat) == pytest.approx(bench.logistic(z))
     ahead = dataclasses.replace(state, scores=(6, 0), to_act=None)
     assert win_chance(ahead, 0) > 0.85
