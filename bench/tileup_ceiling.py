@@ -13,7 +13,7 @@ Two modes, both writing one JSON line per decision or game to ``--out`` (appendi
 
 ``ceiling``: the planning policy against itself. At a share (``--every``) of its decisions with
 a choice (not a sure score), its five first-ordered moves (:func:`~games.tileup.heuristics.
-plan_first`, the search's candidates) are played out in ``--worlds`` worlds each. ``cv`` picks
+plan_first`, the search's candidates; ``--candidates`` for more) are played out in ``--worlds`` worlds each. ``cv`` picks
 the best on one half of the worlds and measures it on the other (both ways, averaged): unbiased
 for the move a perfect one-step search would pick, against the policy's own. ``upper`` is the best
 mean over all the worlds less the policy's (biased upwards).
@@ -76,10 +76,12 @@ def whole_game(world: Any, move: Any, seat: int) -> float:
     return rank_result(GAME.outcome(state), seat)
 
 
-def best_advantage(state: Any, seat: int, worlds: int, rng: random.Random) -> dict[str, Any]:
+def best_advantage(
+    state: Any, seat: int, worlds: int, rng: random.Random, candidates: int = CANDIDATES
+) -> dict[str, Any]:
     """The best of the search's candidates against the policy's own move (the first), by ``cv``
     and ``upper``, with each candidate's mean."""
-    moves = heuristics.plan_first(list(GAME.legal_moves(state)), state)[:CANDIDATES]
+    moves = heuristics.plan_first(list(GAME.legal_moves(state)), state)[:candidates]
     series = played_out(state, seat, moves, worlds, rng)
     half = worlds // 2
     first = max(range(len(moves)), key=lambda k: (mean(series[k][:half]), -k))
@@ -96,7 +98,7 @@ def best_advantage(state: Any, seat: int, worlds: int, rng: random.Random) -> di
     }
 
 
-def ceiling_game(seed: int, every: float, worlds: int) -> list[dict[str, Any]]:
+def ceiling_game(seed: int, every: float, worlds: int, candidates: int = CANDIDATES) -> list[dict[str, Any]]:
     """The planning policy against itself from deal ``seed``; a line per measured decision."""
     state = GAME.new(2, GAME.Options(), seed=seed)
     pick = random.Random(seed * 11 + 3)
@@ -105,7 +107,7 @@ def ceiling_game(seed: int, every: float, worlds: int) -> list[dict[str, Any]]:
     while (seat := GAME.to_act(state)) is not None:
         choice = len(GAME.legal_moves(state)) > 1 and heuristics.settled_move(state) is None
         if choice and pick.random() < every:
-            found = best_advantage(state, seat, worlds, random.Random(seed * 7919 + ply))
+            found = best_advantage(state, seat, worlds, random.Random(seed * 7919 + ply), candidates)
             lines.append({"seed": seed, "ply": ply, "seat": seat, **found})
         state, _ = GAME.play_unchecked(state, heuristics.plan_move(state))
         ply += 1
@@ -187,6 +189,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--horizon", type=int, help="switches: hard's horizon (default: the game's)")
     parser.add_argument("--playouts", type=int, help="switches: hard's playouts (default: the game's)")
     parser.add_argument("--margin", type=float, help="switches: hard's margin (default: the game's)")
+    parser.add_argument("--candidates", type=int, default=CANDIDATES, help="ceiling: moves measured")
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--summary", action="store_true", help="only print the file's summary")
     args = parser.parse_args(argv)
@@ -199,7 +202,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.summary:
         for number in range(args.games):
             if args.mode == "ceiling":
-                found = ceiling_game(args.seed + number, args.every, args.worlds)
+                found = ceiling_game(args.seed + number, args.every, args.worlds, args.candidates)
             else:
                 found = [switches_game(args.seed, args.first + number, profile, args.worlds)]
             jsonl.append(args.out, found)

@@ -19,6 +19,12 @@ def test_a_ceiling_game_measures_the_policys_first_choice_against_the_others() -
     assert bench.summary(lines).startswith(f"ceiling, {len(lines)} decisions (seeds 92000-92000)")
 
 
+def test_a_ceiling_game_can_measure_more_or_fewer_candidates() -> None:
+    lines = bench.ceiling_game(92000, every=0.02, worlds=2, candidates=2)
+    assert lines and all(1 <= len(line["moves"]) <= 2 for line in lines)
+    assert [line["ply"] for line in lines] == [line["ply"] for line in bench.ceiling_game(92000, 0.02, 2)]
+
+
 def test_a_whole_game_playout_is_a_result_for_the_seat() -> None:
     state = bench.GAME.new(2, bench.GAME.Options(), seed=5)
     seat = bench.GAME.to_act(state)
