@@ -500,9 +500,10 @@ def hint_message(session: Session, decision: ai.Decision, command: str) -> str:
     it sets up (the asker's own next moves in the line it expects)."""
     game = session.game
     facts = [_points_now(game, decision.points)]
-    if decision.value is not None and session.game.max_players > 1 and len(session.seats) > 1:
-        facts.append(f"the computer rates your chances at {round(decision.value * 100)} %")
-        sureness = _sureness(decision.confidence)
+    players = len(session.seats)
+    if decision.value is not None and session.game.max_players > 1 and players > 1:
+        facts.append(_rating(decision.value, players))
+        sureness = _sureness(decision.confidence, players)
         if sureness:
             facts.append(sureness)
     setup = [f"`{step.notation}`" + _signed(game, step.points) for step in decision.setup[:2]]
@@ -514,17 +515,28 @@ def hint_message(session: Session, decision: ai.Decision, command: str) -> str:
     )
 
 
-def _sureness(confidence: ai.Confidence | None) -> str:
+def _rating(value: float, players: int) -> str:
+    """The asker's prospects after the hinted move. With two players the value is the chance of
+    winning; with more it is the share of the others the asker can expect to finish ahead of (see
+    :func:`games.ai.search.rank_result`), which is no chance of winning and is not called one."""
+    percent = round(value * 100)
+    if players == 2:
+        return f"the computer rates your chances at {percent} %"
+    return f"the computer expects you to finish ahead of {percent} % of the others"
+
+
+def _sureness(confidence: ai.Confidence | None, players: int = 2) -> str:
     """How sure the hint is, from the search's paired results against the next best move: the
-    gap in chances with its 95 % margin (two standard errors; none after an exact search, where
-    one playout of each move says all), or a close call."""
+    gap in chances (with more than two players, in the share of the others beaten) with its 95 %
+    margin (two standard errors; none after an exact search, where one playout of each move says
+    all), or a close call."""
     if confidence is None:
         return ""
     rival = f"`{confidence.runner_up}`"
     gap = round(confidence.gap * 100)
     if confidence.error == 0:  # an exact search: the gap is all there is to know
         return (
-            f"better than {rival} (chances +{gap} %)"
+            f"better than {rival} ({_gap_words(gap, players)})"
             if gap > 0
             else f"a close call: {rival} is about as good"
         )
@@ -532,7 +544,12 @@ def _sureness(confidence: ai.Confidence | None) -> str:
     if confidence.z < 1 or gap <= 0 or margin is None:
         return f"a close call: {rival} is about as good"
     certainty = "clearly" if confidence.sure else "probably"
-    return f"{certainty} better than {rival} (chances +{gap} %, ± {margin} %)"
+    return f"{certainty} better than {rival} ({_gap_words(gap, players)}, ± {margin} %)"
+
+
+def _gap_words(gap: int, players: int) -> str:
+    """A hint's lead over the runner-up, in the hint's own measure (see :func:`_rating`)."""
+    return f"chances +{gap} %" if players == 2 else f"+{gap} % of the others beaten"
 
 
 def _points_now(game: Game[Any, Any], points: float) -> str:

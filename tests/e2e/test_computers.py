@@ -97,6 +97,28 @@ async def test_hard_computers_play_a_game_to_the_end(world: Any, db_path: str, n
     watch.finish(game_id)
 
 
+async def test_a_hint_at_three_players_says_the_share_of_the_others_beaten(world: Any, db_path: str) -> None:
+    """With more than two players the search's value is the share of the others the asker can
+    expect to finish ahead of: the hint says that, and never calls it a chance of winning."""
+    env, channel, people = world
+    alice = people["alice"]
+    await open_with_computers(channel, alice, "triominos", 2)
+    game_id = only_game(db_path)
+    place = room(channel, game_id)
+    session = env.bot.service.get(game_id)
+    assert len(session.seats) == 3
+    for _ in range(MAX_TURNS):
+        if session.seat_of(alice.id) == session.to_act() and session.game.forced_move(session.state) is None:
+            break
+        await take_first_suggestion(env, place, alice, "triominos")
+    hint = private(await alice.slash(place, "triominos hint"))
+    assert hint.content.startswith("💡 The computer would play `")
+    assert (
+        "the computer expects you to finish ahead of " in hint.content and " % of the others" in hint.content
+    )
+    assert "chances" not in hint.content, hint.content
+
+
 async def test_hint_is_private_the_hard_choice_and_blind_to_hidden_tiles(world: Any, db_path: str) -> None:
     env, channel, people = world
     alice = people["alice"]
