@@ -13,10 +13,10 @@ Two modes, both writing one JSON line per decision or game to ``--out`` (appendi
 
 ``ceiling``: the planning policy against itself. At a share (``--every``) of its decisions with
 a choice (not a sure score), its five first-ordered moves (:func:`~games.tileup.heuristics.
-plan_first`, the search's candidates; ``--candidates`` for more) are played out in ``--worlds`` worlds each. ``cv`` picks
-the best on one half of the worlds and measures it on the other (both ways, averaged): unbiased
-for the move a perfect one-step search would pick, against the policy's own. ``upper`` is the best
-mean over all the worlds less the policy's (biased upwards).
+plan_first`, the search's candidates; ``--candidates`` for more) are played out in ``--worlds``
+worlds each. ``cv`` picks the best on one half of the worlds and measures it on the other (both
+ways, averaged): unbiased for the move a perfect one-step search would pick, against the policy's
+own. ``upper`` is the best mean over all the worlds less the policy's (biased upwards).
 
 ``switches``: ``hard`` (the game's profile, or one changed with ``--horizon``, ``--playouts`` and
 ``--margin``) against ``hard/10`` of the game's profile, seats alternating; wherever ``hard``'s
