@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache, lru_cache
+from typing import NamedTuple
 
 from games.ai.search import logistic
 from games.tileup import board as geo
@@ -322,12 +323,12 @@ def _height_layers(board: tuple[Stack, ...]) -> tuple[int, ...]:
     return tuple(layers)
 
 
-@dataclass(frozen=True)
-class Candidate:
+class Candidate(NamedTuple):
     """A site that passes every check of :func:`plans` but the tiles lacking: the card
     (``number``), its ``colour``, the site's ``squares``, the hand's ``numbers`` of that colour,
     and the ``value`` its plan will have (known before the plan is made: the plan lays or lacks
-    one tile on every square not showing the colour)."""
+    one tile on every square not showing the colour). A named tuple: a search makes hundreds of
+    thousands."""
 
     value: float
     number: int
@@ -345,29 +346,46 @@ def _candidates(
 ) -> list[Candidate]:
     """Every site of every card's shape whose plan :func:`plans` could keep: reached, nothing of
     the colour around it, something to lay, not too many tiles to lay, and worth something."""
-    colours, reach = _board_masks(board)
-    layers = _height_layers(board)
     found: list[Candidate] = []
     for number, card in enumerate(cards, start=1):
         colour, shape = card_colour(card), card_shape(card)
-        own = colours[colour]
         numbers = tuple(sorted(int(tile[1]) for tile in held if tile[0] == colour))
         allowed = len(numbers) + most_missing
-        sites = shape_sites(shape)
-        candidates = site_candidates(shape, own, allowed)
-        while candidates:
-            lowest = candidates & -candidates
-            candidates ^= lowest
-            squares, mask, around = sites[lowest.bit_length() - 1]
-            laid = (mask & ~own).bit_count()
-            if around & own or not mask & reach or not laid or laid > allowed:
-                continue
-            # The plan's points are the site's tiles and one more per square laid on.
-            points = sum((mask & layer).bit_count() for layer in layers) + laid
-            value = points - TILE_COST * laid
-            if value > 0:
+        for laid, value, squares in _card_sites(board, card, allowed < len(SHAPES[shape])):
+            if laid <= allowed:
                 found.append(Candidate(value, number, colour, squares, numbers))
     return found
+
+
+@lru_cache(maxsize=2048)
+def _card_sites(
+    board: tuple[Stack, ...], card: str, covering_only: bool
+) -> tuple[tuple[int, float, tuple[int, ...]], ...]:
+    """The sites of ``card``'s shape that pass the board's checks of :func:`_candidates` (reached,
+    nothing of the colour around, something to lay, worth something), in site order, as the
+    tiles each lays, its plan's value and its squares; with ``covering_only``, only those that
+    already show the colour somewhere. A search asks for the same board and card many times
+    (both seats, other hands, other numbers of tiles lacking), so these are remembered."""
+    colours, reach = _board_masks(board)
+    layers = _height_layers(board)
+    shape = card_shape(card)
+    own = colours[card_colour(card)]
+    sites = shape_sites(shape)
+    candidates = site_candidates(shape, own, 0 if covering_only else len(SHAPES[shape]))
+    kept: list[tuple[int, float, tuple[int, ...]]] = []
+    while candidates:
+        lowest = candidates & -candidates
+        candidates ^= lowest
+        squares, mask, around = sites[lowest.bit_length() - 1]
+        laid = (mask & ~own).bit_count()
+        if around & own or not mask & reach or not laid:
+            continue
+        # The plan's points are the site's tiles and one more per square laid on.
+        points = sum((mask & layer).bit_count() for layer in layers) + laid
+        value = points - TILE_COST * laid
+        if value > 0:
+            kept.append((laid, value, squares))
+    return tuple(kept)
 
 
 def _kept(board: tuple[Stack, ...], candidate: Candidate, most_missing: int) -> Plan | None:
