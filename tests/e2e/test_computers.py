@@ -97,20 +97,29 @@ async def test_hard_computers_play_a_game_to_the_end(world: Any, db_path: str, n
     watch.finish(game_id)
 
 
+async def play_to_a_choice_of_alices(
+    env: Any, channel: Any, alice: Any, db_path: str, computers: int
+) -> tuple[Any, Any]:
+    """Open Tri-Ominos with ``computers`` hard computers and play Alice's first suggestions until
+    she is to act with a choice (not a forced move): the game's room and session."""
+    await open_with_computers(channel, alice, "triominos", computers)
+    game_id = only_game(db_path)
+    place = room(channel, game_id)
+    session = env.bot.service.get(game_id)
+    for _ in range(MAX_TURNS):
+        if session.seat_of(alice.id) == session.to_act() and session.game.forced_move(session.state) is None:
+            break
+        await take_first_suggestion(env, place, alice, "triominos")
+    return place, session
+
+
 async def test_a_hint_at_three_players_says_the_share_of_the_others_beaten(world: Any, db_path: str) -> None:
     """With more than two players the search's value is the share of the others the asker can
     expect to finish ahead of: the hint says that, and never calls it a chance of winning."""
     env, channel, people = world
     alice = people["alice"]
-    await open_with_computers(channel, alice, "triominos", 2)
-    game_id = only_game(db_path)
-    place = room(channel, game_id)
-    session = env.bot.service.get(game_id)
+    place, session = await play_to_a_choice_of_alices(env, channel, alice, db_path, computers=2)
     assert len(session.seats) == 3
-    for _ in range(MAX_TURNS):
-        if session.seat_of(alice.id) == session.to_act() and session.game.forced_move(session.state) is None:
-            break
-        await take_first_suggestion(env, place, alice, "triominos")
     hint = private(await alice.slash(place, "triominos hint"))
     assert hint.content.startswith("💡 The computer would play `")
     assert (
@@ -122,14 +131,7 @@ async def test_a_hint_at_three_players_says_the_share_of_the_others_beaten(world
 async def test_hint_is_private_the_hard_choice_and_blind_to_hidden_tiles(world: Any, db_path: str) -> None:
     env, channel, people = world
     alice = people["alice"]
-    await open_with_computers(channel, alice, "triominos", 1)
-    game_id = only_game(db_path)
-    place = room(channel, game_id)
-    session = env.bot.service.get(game_id)
-    for _ in range(MAX_TURNS):
-        if session.seat_of(alice.id) == session.to_act() and session.game.forced_move(session.state) is None:
-            break
-        await take_first_suggestion(env, place, alice, "triominos")
+    place, session = await play_to_a_choice_of_alices(env, channel, alice, db_path, computers=1)
     seat = session.seat_of(alice.id)
     before = len(posts(place))
     hint = private(await alice.slash(place, "triominos hint"))
